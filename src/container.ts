@@ -1,0 +1,131 @@
+/**
+ * Builds the shared dependencies once per process and hands them to the modules explicitly
+ * (no global singletons). Modules that others depend on expose their services here.
+ */
+import type { Kysely } from 'kysely';
+import { createCache } from './adapters/cache/index.js';
+import type { Cache } from './adapters/cache/cache.js';
+import type { AppConfig } from './config.js';
+import { createCipher, type Cipher } from './core/crypto.js';
+import type { Logger } from './core/logger.js';
+import { createDatabase, type DatabaseHandle, type Dialect } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/types.js';
+import { AdminsRepository } from './modules/admins/admins.repository.js';
+import { AdminsService } from './modules/admins/admins.service.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { AuditService } from './modules/audit/audit.service.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { LoginGuard, systemResolver, type HostResolver } from './modules/auth/login-guard.js';
+import { TokenService } from './modules/auth/tokens.js';
+import { bootstrapFirstStart } from './bootstrap.js';
+import { EventBus } from './modules/events/event-bus.js';
+import { RuntimeSettings } from './modules/settings/runtime-settings.js';
+import { SettingsRepository } from './modules/settings/settings.repository.js';
+
+export interface ContainerOptions {
+  /** Host-name resolver for the login allowlist (tests inject one). */
+  resolver?: HostResolver;
+  /** Where the generated first-admin password is printed. */
+  print?: (line: string) => void;
+}
+
+export interface Container {
+  config: AppConfig;
+  log: Logger;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  cache: Cache;
+  cipher: Cipher;
+  settings: RuntimeSettings;
+  audit: AuditService;
+  events: EventBus;
+  tokens: TokenService;
+  guard: LoginGuard;
+  auth: AuthService;
+  admins: AdminsService;
+  adminsRepo: AdminsRepository;
+  /** Shut-down hooks run in reverse order of registration. */
+  onClose(fn: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+/** The PostgreSQL pool is sized from stored settings when present, else from the environment. */
+async function openDatabase(config: AppConfig, log: Logger): Promise<DatabaseHandle> {
+  let handle = createDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, maxOverflow: config.dbMaxOverflow });
+  if (config.bootstrap) {
+    const applied = await migrateToLatest(handle.db);
+    if (applied.length) log.info({ applied }, 'database migrations applied');
+  }
+  if (handle.dialect === 'postgres') {
+    const repo = new SettingsRepository(handle.db);
+    const size = Number((await repo.get('db_pool_size'))?.value ?? NaN);
+    const overflow = Number((await repo.get('db_max_overflow'))?.value ?? NaN);
+    if (Number.isInteger(size) || Number.isInteger(overflow)) {
+      await handle.destroy();
+      handle = createDatabase(config.databaseUrl, {
+        poolSize: Number.isInteger(size) ? size : config.dbPoolSize,
+        maxOverflow: Number.isInteger(overflow) ? overflow : config.dbMaxOverflow,
+      });
+    }
+  }
+  return handle;
+}
+
+export async function createContainer(config: AppConfig, log: Logger, opts: ContainerOptions = {}): Promise<Container> {
+  const closers: Array<() => Promise<void> | void> = [];
+  const handle = await openDatabase(config, log);
+  closers.push(() => handle.destroy());
+  const cache = createCache(config.cacheUrl, { prefix: config.cachePrefix, logger: log });
+  closers.push(() => cache.close());
+
+  const cipher = createCipher(config.encryptionKey);
+  const settings = new RuntimeSettings(new SettingsRepository(handle.db), cache, log);
+  await settings.load();
+  await settings.start();
+  closers.push(() => settings.stop());
+
+  const audit = new AuditService(new AuditRepository(handle.db), log);
+  const events = new EventBus(cache, log);
+  await events.start();
+  closers.push(() => events.stop());
+
+  const adminsRepo = new AdminsRepository(handle.db);
+  const tokens = new TokenService(config.secretKey);
+  const guard = new LoginGuard(cache, settings, log, opts.resolver ?? systemResolver);
+  const auth = new AuthService({ admins: adminsRepo, tokens, guard, audit, cipher, settings });
+  const admins = new AdminsService(adminsRepo, audit);
+
+  if (config.bootstrap) {
+    await bootstrapFirstStart({ config, adminsRepo, settings, cipher, log, print: opts.print });
+  }
+
+  return {
+    config,
+    log,
+    db: handle.db,
+    dialect: handle.dialect,
+    cache,
+    cipher,
+    settings,
+    audit,
+    events,
+    tokens,
+    guard,
+    auth,
+    admins,
+    adminsRepo,
+    onClose(fn) {
+      closers.push(fn);
+    },
+    async close() {
+      for (const fn of closers.reverse()) {
+        try {
+          await fn();
+        } catch (err) {
+          log.warn({ err: String(err) }, 'error during shutdown');
+        }
+      }
+    },
+  };
+}

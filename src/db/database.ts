@@ -1,0 +1,79 @@
+/**
+ * The Kysely factory for both dialects: `sqlite://PATH` (embedded default, better-sqlite3)
+ * and `postgres://…` (pg pool sized by db_pool_size + db_max_overflow).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './types.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+export interface PoolOptions {
+  poolSize?: number;
+  maxOverflow?: number;
+}
+
+export function dialectOf(url: string): Dialect {
+  if (url.startsWith('sqlite://') || url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new Error(`Unsupported DATABASE_URL scheme: ${redactUrl(url)} (use sqlite://PATH or postgres://…)`);
+}
+
+/** `sqlite:///abs/path`, `sqlite://./rel/path` and `sqlite::memory:` are accepted. */
+export function sqlitePath(url: string): string {
+  const rest = url.replace(/^sqlite:(\/\/)?/, '');
+  return rest === ':memory:' || rest === '' ? ':memory:' : rest;
+}
+
+// int8 (COUNT, SUM, BIGINT columns) arrives as a string from pg; our values fit in a double.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export function createDatabase(url: string, opts: PoolOptions = {}): DatabaseHandle {
+  const dialect = dialectOf(url);
+  if (dialect === 'sqlite') {
+    const file = sqlitePath(url);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect, destroy: () => db.destroy() };
+  }
+  const max = Math.max(1, (opts.poolSize ?? 10) + (opts.maxOverflow ?? 20));
+  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, idleTimeoutMillis: 30_000 });
+  // A dropped connection must not crash the process; the next query reports the failure.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect, destroy: () => db.destroy() };
+}
+
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** Replaces the password of a URL with `***` for display and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
+}

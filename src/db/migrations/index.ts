@@ -1,0 +1,15 @@
+/** Every migration, by timestamped name. Imported statically so it works from `dist/` and in tests. */
+import type { Migration } from 'kysely';
+import * as m0001 from './20261122T0001-platform.js';
+import * as m0002 from './20261122T0002-fleet.js';
+import * as m0003 from './20261122T0003-push.js';
+import * as m0004 from './20261122T0004-schedules-scripts.js';
+import * as m0005 from './20261122T0005-alerts.js';
+
+export const migrations: Record<string, Migration> = {
+  '20261122T0001-platform': m0001,
+  '20261122T0002-fleet': m0002,
+  '20261122T0003-push': m0003,
+  '20261122T0004-schedules-scripts': m0004,
+  '20261122T0005-alerts': m0005,
+};

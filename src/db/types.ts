@@ -1,0 +1,187 @@
+/**
+ * Table types shared by both dialects. Portable choices: timestamps are ISO-8601 UTC text,
+ * booleans are integers 0/1, lists are JSON text. Repositories convert to API shapes.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Id = Generated<number>;
+
+export interface AdminsTable {
+  id: Id;
+  username: string;
+  password_hash: string;
+  token_version: Generated<number>;
+  totp_secret_enc: string | null;
+  totp_enabled: Generated<number>;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string | null;
+  updated_at: string;
+}
+
+export interface AuditLogTable {
+  id: Id;
+  admin_username: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  detail: string | null;
+  ip_address: string | null;
+  created_at: string;
+}
+
+export interface ServersTable {
+  id: Id;
+  name: string;
+  host: string;
+  port: number;
+  username: string;
+  auth_type: string;
+  ssh_key_preset_id: number | null;
+  password_preset_id: number | null;
+  password_enc: string | null;
+  private_key_enc: string | null;
+  target_path: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  host_key_fingerprint: string | null;
+  status: Generated<string>;
+  last_heartbeat_at: string | null;
+  agent_token_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PasswordPresetsTable {
+  id: Id;
+  name: string;
+  username: string;
+  password_enc: string;
+  created_at: string;
+}
+
+export interface SshKeyPresetsTable {
+  id: Id;
+  name: string;
+  username: string;
+  private_key_enc: string;
+  public_key: string;
+  created_at: string;
+}
+
+export interface ScriptsTable {
+  id: Id;
+  name: string;
+  content: string;
+  created_at: string;
+}
+
+export interface SchedulesTable {
+  id: Id;
+  name: string;
+  schedule_type: string;
+  source_path: string | null;
+  target_path: string | null;
+  /** JSON array of integers. */
+  server_ids: string;
+  run_mode: string;
+  cron_expr: string | null;
+  fire_at: string | null;
+  sync_mode: string;
+  enabled: number;
+  script_id: number | null;
+  script_content: string | null;
+  exec_timeout: number;
+  long_task: number;
+  last_run_at: string | null;
+  created_at: string;
+}
+
+export interface AlertLogTable {
+  id: Id;
+  server_id: number;
+  server_name: string | null;
+  alert_type: string;
+  value: number | null;
+  is_recovery: number;
+  created_at: string;
+}
+
+export interface RetryJobsTable {
+  id: Id;
+  server_id: number;
+  server_name: string | null;
+  operator: string | null;
+  source_path: string;
+  target_path: string | null;
+  sync_mode: string;
+  batch_id: string | null;
+  status: string;
+  retry_count: number;
+  max_retries: number;
+  next_retry_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PushBatchesTable {
+  batch_id: string;
+  status: string;
+  operator: string | null;
+  source_path: string;
+  target_path: string | null;
+  sync_mode: string;
+  started_at: string;
+  finished_at: string | null;
+  total: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface PushResultsTable {
+  id: Id;
+  batch_id: string;
+  server_id: number;
+  server_name: string | null;
+  status: string;
+  files_transferred: number;
+  bytes_transferred: ColumnType<number, number, number>;
+  duration_ms: number;
+  error: string | null;
+  retry_job_id: number | null;
+}
+
+export interface Database {
+  admins: AdminsTable;
+  settings: SettingsTable;
+  audit_log: AuditLogTable;
+  servers: ServersTable;
+  password_presets: PasswordPresetsTable;
+  ssh_key_presets: SshKeyPresetsTable;
+  scripts: ScriptsTable;
+  schedules: SchedulesTable;
+  alert_log: AlertLogTable;
+  retry_jobs: RetryJobsTable;
+  push_batches: PushBatchesTable;
+  push_results: PushResultsTable;
+}
+
+export type AdminRow = Selectable<AdminsTable>;
+export type NewAdmin = Insertable<AdminsTable>;
+export type AdminUpdate = Updateable<AdminsTable>;
+export type SettingRow = Selectable<SettingsTable>;
+export type AuditRow = Selectable<AuditLogTable>;
+export type ServerRow = Selectable<ServersTable>;
+export type PasswordPresetRow = Selectable<PasswordPresetsTable>;
+export type SshKeyPresetRow = Selectable<SshKeyPresetsTable>;
+export type ScriptRow = Selectable<ScriptsTable>;
+export type ScheduleRow = Selectable<SchedulesTable>;
+export type AlertRow = Selectable<AlertLogTable>;
+export type RetryJobRow = Selectable<RetryJobsTable>;
+export type PushBatchRow = Selectable<PushBatchesTable>;
+export type PushResultRow = Selectable<PushResultsTable>;

@@ -1,0 +1,37 @@
+/**
+ * Authentication for every route not marked `config: { public: true }`: a Bearer access token
+ * (JWT whose token_version still matches) or the `X-API-Key` header (the pseudo-admin `api`).
+ * It runs on `onRequest`, before any body is read, so anonymous uploads are refused cheaply.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../container.js';
+import { UnauthorizedError } from '../core/errors.js';
+import { callerIp } from './request-context.js';
+
+export function installAuthHook(app: FastifyInstance, c: Container): void {
+  app.decorateRequest('actor', null as never);
+  app.decorateRequest('admin', null);
+
+  app.addHook('onRequest', async (req) => {
+    const ip = callerIp(req, c.config.trustProxy);
+    req.actor = { adminId: null, username: 'anonymous', ip };
+    if (req.is404 || req.routeOptions.config?.public || req.url.startsWith('/docs')) return;
+
+    const auth = req.headers.authorization;
+    if (auth) {
+      const m = /^Bearer\s+(\S+)$/i.exec(auth);
+      const admin = m ? await c.auth.authenticate(m[1]) : null;
+      if (!admin) throw new UnauthorizedError('Invalid or expired token');
+      req.admin = admin;
+      req.actor = { adminId: admin.id, username: admin.username, ip };
+      return;
+    }
+    const apiKey = req.headers['x-api-key'];
+    if (typeof apiKey === 'string' && apiKey) {
+      if (!c.auth.apiKeyMatches(apiKey)) throw new UnauthorizedError('Invalid API key');
+      req.actor = { adminId: null, username: 'api', ip };
+      return;
+    }
+    throw new UnauthorizedError('Not authenticated');
+  });
+}

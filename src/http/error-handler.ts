@@ -1,0 +1,72 @@
+/**
+ * The one mapper from errors to HTTP: domain errors keep their status and message, schema
+ * failures become 422 `{detail, errors}`, Fastify's own client errors keep their 4xx, and
+ * anything else is a bare 500 — the stack and message stay in the log.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, UnprocessableError } from '../core/errors.js';
+import { DecryptionError } from '../core/crypto.js';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function issuePath(context: string | undefined, v: ValidationIssue): string {
+  const parts = [context ?? 'body', ...(v.instancePath ?? '').split('/').filter(Boolean)];
+  const missing = v.params?.missingProperty;
+  if (typeof missing === 'string') parts.push(missing);
+  return parts.join('.');
+}
+
+const CLIENT_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported content type'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Body cannot be empty when content-type is application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'The request is not multipart'],
+  FST_REQ_FILE_TOO_LARGE: [400, 'Uploaded file is too large'],
+  FST_PARTS_LIMIT: [413, 'Too many multipart parts'],
+  FST_FILES_LIMIT: [413, 'Too many files'],
+  FST_FIELDS_LIMIT: [413, 'Too many fields'],
+};
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ detail: `Not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}` });
+  });
+
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof UnprocessableError) {
+      return reply.code(422).send({ detail: err.message, errors: err.errors });
+    }
+    if (err instanceof DomainError) {
+      if (err.statusCode >= 500) req.log.warn({ err: err.message, status: err.statusCode }, 'request failed');
+      return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message });
+    }
+    if (err instanceof DecryptionError) {
+      return reply.code(500).send({ detail: err.message });
+    }
+    if (err.validation) {
+      const errors = (err.validation as ValidationIssue[]).map((v) => ({
+        path: issuePath(err.validationContext, v),
+        message: v.message ?? 'is invalid',
+      }));
+      const first = errors[0];
+      return reply.code(422).send({
+        detail: first ? `Validation failed: ${first.path} ${first.message}` : 'Validation failed',
+        errors,
+      });
+    }
+    const known = err.code ? CLIENT_MESSAGES[err.code] : undefined;
+    if (known) return reply.code(known[0]).send({ detail: known[1] });
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ detail: String(err.message || 'Bad request').slice(0, 300) });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ detail: 'Internal server error' });
+  });
+}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { AdminRow, Database } from '../../db/types.js';
+import { nowIso } from '../../core/time.js';
+
+export class AdminsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findById(id: number): Promise<AdminRow | undefined> {
+    return this.db.selectFrom('admins').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUsername(username: string): Promise<AdminRow | undefined> {
+    return this.db.selectFrom('admins').selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  list(): Promise<AdminRow[]> {
+    return this.db.selectFrom('admins').selectAll().orderBy('id').execute();
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db
+      .selectFrom('admins')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async create(username: string, passwordHash: string): Promise<AdminRow> {
+    return this.db
+      .insertInto('admins')
+      .values({ username, password_hash: passwordHash, created_at: nowIso() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Deletes unless it is the last admin; the check and delete run in one transaction. */
+  async deleteUnlessLast(id: number): Promise<'deleted' | 'missing' | 'last'> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('admins').select('id').where('id', '=', id).executeTakeFirst();
+      if (!row) return 'missing';
+      const { n } = await trx
+        .selectFrom('admins')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      if (Number(n) <= 1) return 'last';
+      await trx.deleteFrom('admins').where('id', '=', id).execute();
+      return 'deleted';
+    });
+  }
+
+  /** A new password revokes every earlier token by bumping token_version. */
+  async setPassword(id: number, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable('admins')
+      .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setTotp(id: number, secretEnc: string | null, enabled: boolean): Promise<void> {
+    await this.db
+      .updateTable('admins')
+      .set({ totp_secret_enc: secretEnc, totp_enabled: enabled ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Actor } from '../../core/actor.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.js';
+import type { AdminRow } from '../../db/types.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { AdminsRepository } from './admins.repository.js';
+
+export interface AdminView {
+  id: number;
+  username: string;
+  totp_enabled: boolean;
+  created_at: string;
+}
+
+export function toAdminView(a: AdminRow): AdminView {
+  return { id: a.id, username: a.username, totp_enabled: Boolean(a.totp_enabled), created_at: a.created_at };
+}
+
+export class AdminsService {
+  constructor(
+    private readonly repo: AdminsRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(): Promise<AdminView[]> {
+    return (await this.repo.list()).map(toAdminView);
+  }
+
+  async create(actor: Actor, username: string, password: string): Promise<AdminView> {
+    const name = username.trim();
+    if (!/^[A-Za-z0-9_.@-]{1,100}$/.test(name)) {
+      throw new BadRequestError('Username must be 1-100 letters, digits or _ . @ -');
+    }
+    if (await this.repo.findByUsername(name)) throw new ConflictError('An admin with that username exists');
+    const admin = await this.repo.create(name, await hashPassword(password));
+    await this.audit.record(actor, 'create_admin', { type: 'admin', id: admin.id, detail: `username=${name}` });
+    return toAdminView(admin);
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const outcome = await this.repo.deleteUnlessLast(id);
+    if (outcome === 'missing') throw new NotFoundError('Admin not found');
+    if (outcome === 'last') throw new BadRequestError('The last admin cannot be deleted');
+    await this.audit.record(actor, 'delete_admin', { type: 'admin', id });
+  }
+}

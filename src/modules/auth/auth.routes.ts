@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.js';
+import { requireAdmin } from '../../http/request-context.js';
+import { toAdminView } from '../admins/admins.service.js';
+import {
+  AdminSchema,
+  ChangePasswordBody,
+  ErrorResponse,
+  LoginBody,
+  RefreshBody,
+  SuccessSchema,
+  TokenPairSchema,
+} from './auth.schemas.js';
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+
+  app.post(
+    '/login',
+    { config: { public: true }, schema: { tags: ['auth'], body: LoginBody, response: { 200: TokenPairSchema, ...errors } } },
+    async (req) => c.auth.login(req.body, req.actor.ip ?? ''),
+  );
+
+  app.post(
+    '/refresh',
+    { config: { public: true }, schema: { tags: ['auth'], body: RefreshBody, response: { 200: TokenPairSchema, ...errors } } },
+    async (req) => c.auth.refresh(req.body.refresh_token),
+  );
+
+  app.get('/me', { schema: { tags: ['auth'], response: { 200: AdminSchema, 401: ErrorResponse } } }, async (req) =>
+    req.admin
+      ? toAdminView(req.admin)
+      : { id: 0, username: req.actor.username, totp_enabled: false, created_at: null },
+  );
+
+  app.post(
+    '/change-password',
+    { schema: { tags: ['auth'], body: ChangePasswordBody, response: { 200: SuccessSchema, ...errors } } },
+    async (req) => {
+      await c.auth.changePassword(requireAdmin(req), req.actor, req.body.current_password, req.body.new_password);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/totp/setup',
+    {
+      schema: {
+        tags: ['auth'],
+        response: { 200: Type.Object({ secret: Type.String(), otpauth_url: Type.String() }), ...errors },
+      },
+    },
+    async (req) => c.auth.totpSetup(requireAdmin(req), req.actor),
+  );
+
+  app.post(
+    '/totp/enable',
+    {
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }),
+        response: { 200: SuccessSchema, ...errors },
+      },
+    },
+    async (req) => {
+      await c.auth.totpEnable(requireAdmin(req), req.actor, req.body.code);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/totp/disable',
+    {
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 1024 }) }),
+        response: { 200: SuccessSchema, ...errors },
+      },
+    },
+    async (req) => {
+      await c.auth.totpDisable(requireAdmin(req), req.actor, req.body.current_password);
+      return { success: true };
+    },
+  );
+};

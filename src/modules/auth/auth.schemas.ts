@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+
+export const ErrorResponse = Type.Object({ detail: Type.String() });
+
+export const TokenPairSchema = Type.Object({
+  access_token: Type.String(),
+  refresh_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer(),
+});
+
+export const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 100 }),
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+  totp_code: Type.Optional(Type.String({ maxLength: 16 })),
+});
+
+export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 4096 }) });
+
+export const AdminSchema = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  totp_enabled: Type.Boolean(),
+  created_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ChangePasswordBody = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: 1024 }),
+  new_password: Type.String({ minLength: 8, maxLength: 1024 }),
+});
+
+export const SuccessSchema = Type.Object({ success: Type.Boolean() });

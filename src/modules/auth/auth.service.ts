@@ -1,0 +1,153 @@
+/** Login, refresh, the current admin, password change and TOTP (CONTRACT §2). */
+import crypto from 'node:crypto';
+import * as OTPAuth from 'otpauth';
+import type { Actor } from '../../core/actor.js';
+import type { Cipher } from '../../core/crypto.js';
+import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../core/errors.js';
+import type { AdminRow } from '../../db/types.js';
+import type { AdminsRepository } from '../admins/admins.repository.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { LoginGuard } from './login-guard.js';
+import { burnVerify, hashPassword, verifyPassword } from './passwords.js';
+import type { TokenPair, TokenService } from './tokens.js';
+
+const BAD_CREDENTIALS = 'Incorrect username or password';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  totp_code?: string;
+}
+
+export interface AuthDeps {
+  admins: AdminsRepository;
+  tokens: TokenService;
+  guard: LoginGuard;
+  audit: AuditService;
+  cipher: Cipher;
+  settings: RuntimeSettings;
+  systemName?: string;
+}
+
+export class AuthService {
+  constructor(private readonly d: AuthDeps) {}
+
+  async login(input: LoginInput, ip: string): Promise<TokenPair> {
+    const actor: Actor = { adminId: null, username: input.username, ip };
+    if (!(await this.d.guard.isAllowed(ip))) {
+      await this.d.audit.record(actor, 'login_ip_blocked', { type: 'admin', detail: `ip=${ip}` });
+      throw new ForbiddenError('ip_blocked');
+    }
+    const wait = await this.d.guard.lockedFor(input.username, ip);
+    if (wait > 0) throw new TooManyRequestsError('Too many failed logins; try again later', wait);
+
+    const admin = await this.d.admins.findByUsername(input.username);
+    const ok = admin ? await verifyPassword(admin.password_hash, input.password) : await burnVerify(input.password);
+    if (!admin || !ok) return this.fail(actor, 'bad_credentials', BAD_CREDENTIALS);
+
+    if (admin.totp_enabled && admin.totp_secret_enc) {
+      if (!input.totp_code) {
+        await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
+        throw new UnauthorizedError('totp_required');
+      }
+      if (!this.checkTotp(admin.totp_secret_enc, input.totp_code)) return this.fail(actor, 'totp_invalid', 'totp_invalid', admin.id);
+    }
+    await this.d.guard.clearUser(input.username);
+    await this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id });
+    return this.d.tokens.issuePair(admin);
+  }
+
+  private async fail(actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
+    await this.d.guard.recordFailure(actor.username, actor.ip ?? '');
+    await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: adminId ?? null, detail: reason });
+    throw new UnauthorizedError(message);
+  }
+
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const claims = await this.d.tokens.verify(refreshToken, 'refresh');
+    const admin = claims ? await this.d.admins.findById(claims.adminId) : undefined;
+    if (!claims || !admin || admin.token_version !== claims.tokenVersion) {
+      throw new UnauthorizedError('Invalid or expired refresh token');
+    }
+    return this.d.tokens.issuePair(admin);
+  }
+
+  /** The admin behind an access token, or null when the token is bad, expired or revoked. */
+  async authenticate(token: string): Promise<AdminRow | null> {
+    const claims = await this.d.tokens.verify(token, 'access');
+    if (!claims) return null;
+    const admin = await this.d.admins.findById(claims.adminId);
+    return admin && admin.token_version === claims.tokenVersion ? admin : null;
+  }
+
+  /** Constant-time comparison against the stored API key. */
+  apiKeyMatches(presented: string): boolean {
+    const stored = this.d.settings.get('api_key');
+    if (!stored || !presented) return false;
+    let plain: string;
+    try {
+      plain = this.d.cipher.decrypt(stored);
+    } catch {
+      return false;
+    }
+    const a = crypto.createHash('sha256').update(plain).digest();
+    const b = crypto.createHash('sha256').update(presented).digest();
+    return crypto.timingSafeEqual(a, b);
+  }
+
+  async changePassword(admin: AdminRow, actor: Actor, current: string, next: string): Promise<void> {
+    if (!(await verifyPassword(admin.password_hash, current))) throw new BadRequestError('Current password is incorrect');
+    await this.d.admins.setPassword(admin.id, await hashPassword(next));
+    await this.d.audit.record(actor, 'change_password', { type: 'admin', id: admin.id });
+  }
+
+  async verifyCurrentPassword(admin: AdminRow | null, password: string): Promise<boolean> {
+    return admin ? verifyPassword(admin.password_hash, password) : false;
+  }
+
+  async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
+    const secret = new OTPAuth.Secret({ size: 20 });
+    const totp = this.totp(secret.base32, admin.username);
+    // Stored but not active until a code proves the authenticator has it.
+    await this.d.admins.setTotp(admin.id, this.d.cipher.encrypt(secret.base32), false);
+    await this.d.audit.record(actor, 'totp_setup', { type: 'admin', id: admin.id });
+    return { secret: secret.base32, otpauth_url: totp.toString() };
+  }
+
+  async totpEnable(admin: AdminRow, actor: Actor, code: string): Promise<void> {
+    if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
+    if (!this.checkTotp(admin.totp_secret_enc, code)) throw new BadRequestError('Invalid TOTP code');
+    await this.d.admins.setTotp(admin.id, admin.totp_secret_enc, true);
+    await this.d.audit.record(actor, 'totp_enable', { type: 'admin', id: admin.id });
+  }
+
+  async totpDisable(admin: AdminRow, actor: Actor, currentPassword: string): Promise<void> {
+    if (!(await verifyPassword(admin.password_hash, currentPassword))) {
+      throw new BadRequestError('Current password is incorrect');
+    }
+    await this.d.admins.setTotp(admin.id, null, false);
+    await this.d.audit.record(actor, 'totp_disable', { type: 'admin', id: admin.id });
+  }
+
+  private totp(secretBase32: string, label: string): OTPAuth.TOTP {
+    return new OTPAuth.TOTP({
+      issuer: this.d.systemName ?? 'Fleet Admin',
+      label,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+      secret: OTPAuth.Secret.fromBase32(secretBase32),
+    });
+  }
+
+  private checkTotp(secretEnc: string, code: string): boolean {
+    if (!/^\d{6}$/.test(code.trim())) return false;
+    try {
+      const secret = this.d.cipher.decrypt(secretEnc);
+      return this.totp(secret, 'x').validate({ token: code.trim(), window: 1 }) !== null;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The running configuration: every stored setting held in memory, updated at once on a write
+ * and re-read by every other worker when the change is announced on the cache channel. Only the
+ * key travels over the cache, so secrets never pass through Redis in the clear.
+ */
+import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
+import type { Logger } from '../../core/logger.js';
+import type { SettingsRepository } from './settings.repository.js';
+
+export const SETTINGS_CHANNEL = 'settings:changed';
+
+type Listener = (key: string, value: string | null) => void;
+
+export class RuntimeSettings {
+  private readonly values = new Map<string, string | null>();
+  private readonly listeners = new Set<Listener>();
+  private unsubscribe: Unsubscribe | null = null;
+  private readonly origin = Math.random().toString(36).slice(2);
+
+  constructor(
+    private readonly repo: SettingsRepository,
+    private readonly cache: Cache,
+    private readonly log: Logger,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = await this.repo.all();
+    this.values.clear();
+    for (const r of rows) this.values.set(r.key, r.value);
+  }
+
+  /** Follows changes made by other workers. */
+  async start(): Promise<void> {
+    this.unsubscribe = await this.cache.subscribe(SETTINGS_CHANNEL, (msg) => {
+      void this.onRemoteChange(msg);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  get(key: string): string | null {
+    return this.values.get(key) ?? null;
+  }
+
+  has(key: string): boolean {
+    return this.values.has(key) && this.values.get(key) !== null;
+  }
+
+  getBool(key: string, fallback = false): boolean {
+    const v = this.get(key);
+    if (v === null || v.trim() === '') return fallback;
+    return ['true', '1', 'yes', 'on'].includes(v.trim().toLowerCase());
+  }
+
+  /** An integer setting; a stored value that does not parse is skipped with a warning. */
+  getInt(key: string, fallback: number): number {
+    const v = this.get(key);
+    if (v === null || v.trim() === '') return fallback;
+    const n = Number(v.trim());
+    if (!Number.isInteger(n)) {
+      this.log.warn({ key }, 'ignoring non-integer setting value');
+      return fallback;
+    }
+    return n;
+  }
+
+  /** Stores, applies locally at once and announces the change to the other workers. */
+  async set(key: string, value: string | null): Promise<void> {
+    await this.repo.upsert(key, value);
+    this.apply(key, value);
+    await this.announce(key);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.repo.delete(key);
+    this.values.delete(key);
+    this.emit(key, null);
+    await this.announce(key);
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private apply(key: string, value: string | null): void {
+    this.values.set(key, value);
+    this.emit(key, value);
+  }
+
+  private emit(key: string, value: string | null): void {
+    for (const l of this.listeners) {
+      try {
+        l(key, value);
+      } catch (err) {
+        this.log.error({ err, key }, 'setting change listener failed');
+      }
+    }
+  }
+
+  private async announce(key: string): Promise<void> {
+    try {
+      await this.cache.publish(SETTINGS_CHANNEL, JSON.stringify({ key, origin: this.origin }));
+    } catch (err) {
+      // The local change stands; other workers catch up on their next reload.
+      this.log.warn({ err: String(err), key }, 'could not broadcast setting change');
+    }
+  }
+
+  private async onRemoteChange(msg: string): Promise<void> {
+    try {
+      const { key, origin } = JSON.parse(msg) as { key: string; origin: string };
+      if (origin === this.origin || typeof key !== 'string') return;
+      const row = await this.repo.get(key);
+      if (row) this.apply(key, row.value);
+      else if (this.values.delete(key)) this.emit(key, null);
+    } catch (err) {
+      this.log.warn({ err: String(err) }, 'could not apply a setting change from another worker');
+    }
+  }
+}
