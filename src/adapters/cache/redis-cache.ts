@@ -1,0 +1,325 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Cache, Unsubscribe } from './cache.js';
+import { assertLockTtl, deliver, lockKey, ttlToMs, type Subscription } from './memory-cache.js';
+
+type LogFn = (obj: Record<string, unknown>, msg: string) => void;
+/** Pino-compatible (and console-compatible) logger subset. */
+export type CacheLogger = Record<'warn' | 'error' | 'info', LogFn>;
+
+export interface RedisCacheOptions {
+  /** Prepended to every key and channel; default `fleet:`. */
+  prefix?: string;
+  logger?: CacheLogger;
+}
+
+/** Thrown when a command could not run because Redis is unreachable; callers may degrade. */
+export class CacheUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CacheUnavailableError';
+  }
+}
+
+const COMMAND_TIMEOUT_MS = 5_000;
+// Bound on how long a command waits for an in-flight connection attempt (startup,
+// reconnect) before failing; anything longer would make an outage stall requests.
+const CONNECT_WAIT_MS = 1_000;
+const QUIT_TIMEOUT_MS = 1_000;
+const ERROR_LOG_INTERVAL_MS = 30_000;
+
+/** Reconnect forever, backing off linearly up to 2 s: an outage must never end the client. */
+const reconnectDelay = (attempt: number): number => Math.min(attempt * 200, 2_000);
+
+const RELEASE_LOCK_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+// INCR + PEXPIRE only when the key has no TTL (= EXPIRE NX), in one atomic step.
+// Lua instead of EXPIRE NX keeps Redis 6.2 (the oldest ioredis 6 supports) working.
+const INCR_WITH_TTL_LUA = `
+local v = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return v`;
+
+/** One ioredis connection plus its throttled error logging and connect-wait bookkeeping. */
+class Connection {
+  private lastLogAt = 0;
+  private suppressed = 0;
+  private failing = false;
+  private pendingAttempt: Promise<void> | null = null;
+
+  constructor(
+    readonly redis: Redis,
+    private readonly role: 'command' | 'subscriber',
+    private readonly logger?: CacheLogger,
+  ) {
+    // Without an 'error' listener ioredis' EventEmitter would throw and kill the process.
+    redis.on('error', (err: Error) => this.onError(err));
+    redis.on('ready', () => {
+      if (this.failing) {
+        this.logger?.info({ role, suppressedErrors: this.suppressed }, 'Redis connection restored');
+      }
+      this.failing = false;
+      this.lastLogAt = 0;
+      this.suppressed = 0;
+    });
+  }
+
+  /**
+   * Resolves once a connection attempt that is under way has finished (either way),
+   * so commands issued right after start-up do not fail just because the socket is
+   * still handshaking. While backing off between retries it resolves at once: fail fast.
+   */
+  settled(): Promise<void> {
+    const { status } = this.redis;
+    if (status !== 'connecting' && status !== 'connect') return Promise.resolve();
+    this.pendingAttempt ??= new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        for (const ev of ['ready', 'close', 'end']) this.redis.off(ev, done);
+        this.pendingAttempt = null;
+        resolve();
+      };
+      const timer = setTimeout(done, CONNECT_WAIT_MS);
+      for (const ev of ['ready', 'close', 'end']) this.redis.on(ev, done);
+    });
+    return this.pendingAttempt;
+  }
+
+  get ready(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  /** QUIT when healthy; otherwise (or if QUIT hangs) drop the socket and stop retrying. */
+  async shutdown(): Promise<void> {
+    if (this.redis.status === 'end') return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUIT_TIMEOUT_MS)));
+    if (this.ready) await Promise.race([this.redis.quit().catch(() => {}), timedOut]);
+    clearTimeout(timer);
+    // Harmless after a clean QUIT; otherwise it also cancels any pending reconnect timer.
+    this.redis.disconnect();
+  }
+
+  private onError(err: Error): void {
+    this.failing = true;
+    const now = Date.now();
+    // Every reconnect attempt emits an error; one line per interval is enough to alert.
+    if (now - this.lastLogAt < ERROR_LOG_INTERVAL_MS) {
+      this.suppressed++;
+      return;
+    }
+    const fields = { role: this.role, err, suppressedErrors: this.suppressed };
+    this.logger?.warn(fields, 'Redis connection error; retrying in the background');
+    this.lastLogAt = now;
+    this.suppressed = 0;
+  }
+}
+
+interface ChannelState {
+  subs: Set<Subscription>;
+  /** The SUBSCRIBE round-trip; later subscribers to the same channel share it. */
+  confirmed: Promise<unknown>;
+}
+
+/** Shared Cache on Redis: settings, cancel flags, alert sets, locks and pub/sub for all workers. */
+export class RedisCache implements Cache {
+  readonly kind = 'redis' as const;
+  private readonly prefix: string;
+  private readonly logger?: CacheLogger;
+  private readonly cmd: Connection;
+  private sub: Connection | null = null;
+  private readonly channels = new Map<string, ChannelState>();
+  private closed = false;
+
+  constructor(url: string, opts: RedisCacheOptions = {}) {
+    this.prefix = opts.prefix ?? 'fleet:';
+    this.logger = opts.logger;
+    const options: RedisOptions = {
+      lazyConnect: false,
+      // Fail fast while Redis is down instead of queueing requests behind an outage.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: reconnectDelay,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 5_000,
+      connectionName: this.connectionName('cmd'),
+    };
+    this.cmd = new Connection(new Redis(url, options), 'command', this.logger);
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.exec((r) => r.get(this.key(key)));
+  }
+
+  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    const ms = ttlToMs(ttlSeconds);
+    const k = this.key(key);
+    await this.exec((r) => (ms ? r.set(k, value, 'PX', ms) : r.set(k, value)));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
+    const ms = ttlToMs(ttlSeconds);
+    const k = this.key(key);
+    const reply = await this.exec((r) => (ms ? r.set(k, value, 'PX', ms, 'NX') : r.set(k, value, 'NX')));
+    return reply === 'OK';
+  }
+
+  async del(...keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.exec((r) => r.del(...keys.map((k) => this.key(k))));
+  }
+
+  async ttl(key: string): Promise<number> {
+    // PTTL rounded up: Redis' TTL rounds to nearest, which reports 0 for a live key.
+    const ms = await this.exec((r) => r.pttl(this.key(key)));
+    return ms < 0 ? ms : Math.ceil(ms / 1000);
+  }
+
+  async incr(key: string, ttlSeconds?: number): Promise<number> {
+    const ms = ttlToMs(ttlSeconds);
+    const k = this.key(key);
+    if (!ms) return this.exec((r) => r.incr(k));
+    return Number(await this.exec((r) => r.eval(INCR_WITH_TTL_LUA, 1, k, ms)));
+  }
+
+  async sadd(key: string, ...members: string[]): Promise<void> {
+    if (members.length === 0) return;
+    await this.exec((r) => r.sadd(this.key(key), ...members));
+  }
+
+  async srem(key: string, ...members: string[]): Promise<void> {
+    if (members.length === 0) return;
+    await this.exec((r) => r.srem(this.key(key), ...members));
+  }
+
+  smembers(key: string): Promise<string[]> {
+    return this.exec((r) => r.smembers(this.key(key)));
+  }
+
+  async sismember(key: string, member: string): Promise<boolean> {
+    return (await this.exec((r) => r.sismember(this.key(key), member))) === 1;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.exec((r) => r.publish(this.prefix + channel, message));
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe> {
+    this.assertOpen();
+    const conn = this.subscriber();
+    const full = this.prefix + channel;
+    await conn.settled();
+    if (!conn.ready) throw new CacheUnavailableError(`Redis is unavailable; cannot subscribe to ${channel}`);
+
+    let state = this.channels.get(full);
+    if (!state) {
+      const created: ChannelState = { subs: new Set(), confirmed: conn.redis.subscribe(full) };
+      this.channels.set(full, (state = created));
+      created.confirmed.catch(() => {
+        if (this.channels.get(full) !== created) return;
+        this.channels.delete(full);
+        // The SUBSCRIBE may still land (or be replayed by autoResubscribe) after a
+        // timeout; a queued UNSUBSCRIBE keeps the server side from drifting.
+        conn.redis.unsubscribe(full).catch(() => {});
+      });
+    }
+    const sub: Subscription = { handler, active: true };
+    state.subs.add(sub);
+    try {
+      await state.confirmed;
+    } catch (err) {
+      sub.active = false;
+      state.subs.delete(sub);
+      throw new CacheUnavailableError(`Redis subscribe to ${channel} failed`, { cause: err });
+    }
+    const owner = state;
+    return () => this.unsubscribe(full, owner, sub);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    assertLockTtl(ttlMs);
+    const token = randomUUID();
+    const reply = await this.exec((r) => r.set(this.key(lockKey(name)), token, 'PX', ttlMs, 'NX'));
+    return reply === 'OK' ? token : null;
+  }
+
+  async releaseLock(name: string, token: string): Promise<void> {
+    await this.exec((r) => r.eval(RELEASE_LOCK_LUA, 1, this.key(lockKey(name)), token));
+  }
+
+  async ping(): Promise<void> {
+    await this.exec((r) => r.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const state of this.channels.values()) for (const s of state.subs) s.active = false;
+    this.channels.clear();
+    await Promise.all([this.cmd.shutdown(), this.sub?.shutdown()]);
+  }
+
+  private key(key: string): string {
+    return this.prefix + key;
+  }
+
+  private connectionName(role: string): string {
+    // CLIENT SETNAME rejects spaces; the name makes CLIENT LIST show who owns a connection.
+    return `cache:${this.prefix.replace(/[^\w:.-]/g, '_')}${role}`;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Cache is closed');
+  }
+
+  private async exec<T>(op: (r: Redis) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    await this.cmd.settled();
+    try {
+      return await op(this.cmd.redis);
+    } catch (err) {
+      if (!this.cmd.ready) throw new CacheUnavailableError('Redis is unavailable', { cause: err });
+      throw err;
+    }
+  }
+
+  /** Created on first subscribe: a connection in subscribe mode must not carry normal commands. */
+  private subscriber(): Connection {
+    if (this.sub) return this.sub;
+    const redis = this.cmd.redis.duplicate({
+      connectionName: this.connectionName('sub'),
+      autoResubscribe: true,
+      // Queued (not failed) while down, so an UNSUBSCRIBE issued during an outage is
+      // replayed after ioredis re-subscribes and the server state converges.
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+    });
+    const onHandlerError = (channel: string) => (err: unknown) =>
+      this.logger?.error({ err, channel }, 'Subscriber handler failed');
+    redis.on('message', (channel: string, message: string) => {
+      for (const s of [...(this.channels.get(channel)?.subs ?? [])]) {
+        if (s.active) deliver(s.handler, message, onHandlerError(channel));
+      }
+    });
+    this.sub = new Connection(redis, 'subscriber', this.logger);
+    return this.sub;
+  }
+
+  private async unsubscribe(full: string, state: ChannelState, sub: Subscription): Promise<void> {
+    if (!sub.active) return;
+    sub.active = false;
+    state.subs.delete(sub);
+    if (state.subs.size > 0 || this.channels.get(full) !== state || !this.sub || this.closed) return;
+    this.channels.delete(full);
+    const conn = this.sub;
+    const done = conn.redis.unsubscribe(full).then(
+      () => undefined,
+      (err: unknown) => this.logger?.warn({ err, channel: full }, 'Redis unsubscribe failed'),
+    );
+    // While down the UNSUBSCRIBE sits in the offline queue; the local handler is
+    // already detached, so callers need not wait for Redis to come back.
+    if (conn.ready) await done;
+  }
+}
