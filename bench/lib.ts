@@ -18,3 +18,26 @@ export interface Scenario {
   name: string;
   run(): Promise<ScenarioResult>;
 }
+
+/** Percentile (0..100) of a list of numbers, nearest-rank. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}
+
+export function round(n: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** Runs a scenario module directly (`npx tsx bench/scenarios/x.ts`) and prints its JSON. */
+export async function runIfMain(metaUrl: string, scenario: Scenario): Promise<void> {
+  const { pathToFileURL } = await import('node:url');
+  if (process.argv[1] && metaUrl === pathToFileURL(process.argv[1]).href) {
+    const result = await scenario.run();
+    process.stdout.write(`${JSON.stringify({ [scenario.name]: result }, null, 2)}\n`);
+    process.exit(0);
+  }
+}

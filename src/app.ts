@@ -11,6 +11,7 @@ import type { AppConfig } from './config.js';
 import { createContainer, type Container, type ContainerOptions } from './container.js';
 import { installAuthHook } from './http/auth-hook.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installFiniteNumberGuard } from './http/finite-numbers.js';
 import { modules } from './modules/index.js';
 
 declare module 'fastify' {
@@ -64,6 +65,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   installErrorHandling(app);
   installAuthHook(app, container);
+  installFiniteNumberGuard(app);
 
   await app.register(swagger, {
     openapi: {

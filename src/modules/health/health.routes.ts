@@ -26,7 +26,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (
         },
       },
     },
-    async () => {
+    async (_req, reply) => {
+      // Lets an operator (and the cluster test) see which worker answered.
+      reply.header('x-worker-pid', String(process.pid));
       const [db, cache] = await Promise.all([probe(() => pingDatabase(c.db)), probe(() => c.cache.ping())]);
       return { status: 'ok' as const, db, cache, version: c.config.version };
     },

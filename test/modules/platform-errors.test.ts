@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+/** No response may carry a stack trace or SQL text, whatever the client sends. */
+function assertSafe(body: string) {
+  expect(body).not.toMatch(/\bat .+\.(ts|js):\d+/);
+  expect(body.toLowerCase()).not.toMatch(/select |insert into|sqlite|syntaxerror|stack/);
+}
+
+describe('error mapping', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('unknown routes are 404 {detail}', async () => {
+    const res = await t.app.inject({ url: '/api/definitely-not-here' });
+    expect(res.statusCode).toBe(404);
+    expect(Object.keys(res.json())).toEqual(['detail']);
+  });
+
+  it('malformed JSON is 400 {detail}', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": "admin", "password": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: expect.any(String) });
+    assertSafe(res.body);
+  });
+
+  it('a wrong content type is 415 {detail}', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/x-unknown' },
+      payload: 'username=admin',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ detail: expect.any(String) });
+  });
+
+  it('schema failures are 422 {detail, errors[path,message]}', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin' } });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.detail).toEqual(expect.any(String));
+    expect(body.errors).toContainEqual({ path: 'body.password', message: expect.any(String) });
+  });
+
+  it('huge numbers and wrong types are 422, never 500', async () => {
+    const h = await t.auth();
+    const big = await t.app.inject({ url: '/api/audit?limit=1e400', headers: h });
+    expect(big.statusCode).toBe(422);
+    const huge = await t.app.inject({ url: '/api/audit?offset=99999999999999999999999', headers: h });
+    expect(huge.statusCode).toBe(422);
+    const typed = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 1e308, password: [] } });
+    expect(typed.statusCode).toBe(422);
+    assertSafe(big.body + huge.body + typed.body);
+  });
+
+  it('deep nesting is refused cleanly', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"username":"a","password":"b","x":${deep}}`,
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json()).toEqual({ detail: expect.any(String) });
+    assertSafe(res.body);
+  });
+
+  it('an oversize body is 413 {detail}', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'x'.repeat(2 * 1024 * 1024) },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ detail: expect.any(String) });
+  });
+
+  it('a bad path parameter is 422, not 500', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/admins/abc', headers: await t.auth() });
+    expect(res.statusCode).toBe(422);
+  });
+});

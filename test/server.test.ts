@@ -1,0 +1,123 @@
+/** The real entry point as a process: first start, graceful stop, refusals with clear messages. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const TSX = path.resolve('node_modules/.bin/tsx');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-srv-'));
+  dirs.push(d);
+  return d;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(env: Record<string, string>) {
+  const child = spawn(TSX, ['src/server.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe' });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => out, err: () => err };
+}
+
+async function waitHealthy(port: number, ms = 20_000): Promise<Record<string, unknown>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      if (res.ok) return (await res.json()) as Record<string, unknown>;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error('service did not become healthy');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('server process', () => {
+  it('first start: creates the admin with a printed password, keeps keys, stops gracefully', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const p = start({ DATA_DIR: dataDir, PORT: String(port) });
+    expect(await waitHealthy(port)).toMatchObject({ status: 'ok', db: 'ok', cache: 'ok' });
+    const password = /Generated password:\s+(\S+)/.exec(p.out())?.[1];
+    expect(password).toBeTruthy();
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+    expect(login.status).toBe(200);
+    for (const f of ['secret_key', 'encryption_key', 'fleet.db']) expect(fs.existsSync(path.join(dataDir, f))).toBe(true);
+    expect(fs.statSync(path.join(dataDir, 'encryption_key')).mode & 0o777).toBe(0o600);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+
+    // Second start: the same admin, nothing printed again.
+    const again = start({ DATA_DIR: dataDir, PORT: String(port) });
+    await waitHealthy(port);
+    expect(again.out()).not.toContain('Generated password');
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('refuses WORKERS>1 on a memory cache', async () => {
+    const p = start({ DATA_DIR: tempDir(), PORT: String(await freePort()), WORKERS: '2' });
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(/WORKERS > 1 needs a shared cache: set CACHE_URL=redis/);
+  });
+
+  it('a failed migration stops start-up with a clear message', async () => {
+    const dataDir = tempDir();
+    const db = new Database(path.join(dataDir, 'fleet.db'));
+    db.exec('CREATE TABLE admins (id integer)');
+    db.close();
+    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(/Database migration "20261122T0001-platform" failed/);
+  });
+
+  it.runIf(process.env.TEST_CACHE_URL)('WORKERS=2 on Redis serves from two processes on one port', async () => {
+    const port = await freePort();
+    const p = start({
+      DATA_DIR: tempDir(),
+      PORT: String(port),
+      WORKERS: '2',
+      CACHE_URL: process.env.TEST_CACHE_URL!,
+      CACHE_PREFIX: `test:workers:${process.pid}:`,
+    });
+    await waitHealthy(port, 30_000);
+    const pids = new Set<string>();
+    // The second worker may still be starting when the first answers.
+    const until = Date.now() + 30_000;
+    while (pids.size < 2 && Date.now() < until) {
+      const res = await fetch(`http://127.0.0.1:${port}/health`, { headers: { connection: 'close' } });
+      pids.add(res.headers.get('x-worker-pid') ?? '');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pids.size).toBe(2);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).not.toBeNull();
+  }, 60_000);
+});
