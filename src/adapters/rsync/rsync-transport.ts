@@ -1,0 +1,317 @@
+/**
+ * rsync over OpenSSH's own client (rsync cannot use our ssh2 connections), configured so that
+ * it trusts exactly the host key our pool verified, authenticates with the server's stored
+ * credentials, and never exposes a secret on a command line or in the environment.
+ */
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { HostKeyMismatchError } from '../ssh/errors.js';
+import { knownHostsLine, normalizeFingerprint, parseHostKey } from '../ssh/host-key.js';
+import { SshPool } from '../ssh/ssh-pool.js';
+import { TailBuffer } from '../ssh/tail-buffer.js';
+import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
+
+export interface HostKeySource {
+  fetchHostKey(target: SshTarget): Promise<HostKeyInfo>;
+}
+
+export interface PrepareRsyncSshOptions {
+  connectTimeoutSec?: number;
+  /** Where the server's host key comes from; normally the app's SshPool. Without it a short-lived pool is used. */
+  hostKeys?: HostKeySource;
+  /** A host key already at hand (`ssh-ed25519 AAAA…`), skipping the fetch. Still checked against the pin. */
+  hostPublicKey?: string;
+}
+
+export interface RsyncSsh {
+  /** The value for `rsync -e`. */
+  sshCommand: string;
+  /** Extra environment for spawning rsync. */
+  env: NodeJS.ProcessEnv;
+  /** Removes the temp dir holding the key / password. Call it in a `finally`. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Temp dirs not yet cleaned up. A caller that forgets `cleanup()` (or crashes between prepare
+ * and cleanup) must not leave a private key or password in /tmp past process exit.
+ */
+const pendingDirs = new Set<string>();
+let exitHookInstalled = false;
+function trackDir(dir: string): void {
+  pendingDirs.add(dir);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const d of pendingDirs) rmSync(d, { recursive: true, force: true });
+    });
+  }
+}
+
+/**
+ * Build the `ssh` command line for `rsync -e` plus its environment. The temp dir (mode 0700)
+ * holds the known_hosts file, and the private key (0600) or an askpass script (0700) that
+ * prints the password from a 0600 file. Always `await cleanup()` when rsync has finished.
+ */
+export async function prepareRsyncSsh(target: SshTarget, opts: PrepareRsyncSshOptions = {}): Promise<RsyncSsh> {
+  const connectTimeoutSec = opts.connectTimeoutSec ?? 10;
+  const hostKey = await resolveHostKey(target, opts, connectTimeoutSec);
+  if (target.hostKeyFingerprint) {
+    const expected = normalizeFingerprint(target.hostKeyFingerprint);
+    if (hostKey.fingerprint !== expected) {
+      throw new HostKeyMismatchError(target.host, target.port, expected, hostKey.fingerprint);
+    }
+  }
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'fleet-rsync-'));
+  trackDir(dir);
+  const cleanup = async (): Promise<void> => {
+    await rm(dir, { recursive: true, force: true });
+    pendingDirs.delete(dir);
+  };
+  try {
+    await chmod(dir, 0o700);
+    const knownHosts = path.join(dir, 'known_hosts');
+    await writeFile(knownHosts, `${knownHostsLine(target.host, target.port, hostKey)}\n`, { mode: 0o600, flag: 'wx' });
+
+    const args = [
+      'ssh', '-F', '/dev/null', // the user's / system ssh_config must not add ProxyCommand, ControlMaster, ...
+      '-p', String(target.port),
+      '-o', 'StrictHostKeyChecking=yes',
+      '-o', `UserKnownHostsFile=${knownHosts}`,
+      '-o', 'GlobalKnownHostsFile=/dev/null',
+      '-o', 'CheckHostIP=no',
+      '-o', 'UpdateHostKeys=no',
+      '-o', 'IdentitiesOnly=yes',
+      '-o', 'IdentityAgent=none',
+      '-o', `ConnectTimeout=${connectTimeoutSec}`,
+      '-o', 'ServerAliveInterval=15',
+      '-o', 'ServerAliveCountMax=3',
+      '-o', 'ControlMaster=no',
+      '-o', 'ControlPath=none',
+      '-o', 'ForwardAgent=no',
+      '-o', 'ForwardX11=no',
+      '-o', 'LogLevel=ERROR',
+    ];
+    const env: NodeJS.ProcessEnv = {};
+    // A passphrase or password reaches ssh only through askpass reading a 0600 file.
+    let secret: string | undefined;
+    if (target.auth.type === 'key') {
+      const keyFile = path.join(dir, 'id');
+      const key = target.auth.privateKey.endsWith('\n') ? target.auth.privateKey : `${target.auth.privateKey}\n`;
+      await writeFile(keyFile, key, { mode: 0o600, flag: 'wx' });
+      secret = target.auth.passphrase;
+      args.push(
+        '-i', keyFile,
+        '-o', `BatchMode=${secret === undefined ? 'yes' : 'no'}`,
+        '-o', 'PreferredAuthentications=publickey',
+        '-o', 'PasswordAuthentication=no',
+        '-o', 'KbdInteractiveAuthentication=no',
+      );
+    } else {
+      secret = target.auth.password;
+      args.push(
+        '-o', 'BatchMode=no',
+        '-o', 'PreferredAuthentications=password,keyboard-interactive',
+        '-o', 'PubkeyAuthentication=no',
+        '-o', 'NumberOfPasswordPrompts=1',
+      );
+    }
+    if (secret !== undefined) {
+      const secretFile = path.join(dir, 'secret');
+      const askpass = path.join(dir, 'askpass.sh');
+      await writeFile(secretFile, secret, { mode: 0o600, flag: 'wx' });
+      await writeFile(askpass, `#!/bin/sh\nexec cat '${secretFile.replaceAll("'", `'\\''`)}'\n`, { mode: 0o700, flag: 'wx' });
+      Object.assign(env, { SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' });
+    }
+    return { sshCommand: args.map(rsyncQuote).join(' '), env, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+async function resolveHostKey(target: SshTarget, opts: PrepareRsyncSshOptions, timeoutSec: number): Promise<HostKeyInfo> {
+  if (opts.hostPublicKey) {
+    const b64 = opts.hostPublicKey.trim().split(/\s+/)[1];
+    if (!b64) throw new Error('hostPublicKey must look like "ssh-ed25519 AAAA…"');
+    return parseHostKey(Buffer.from(b64, 'base64'));
+  }
+  if (opts.hostKeys) return opts.hostKeys.fetchHostKey(target);
+  const pool = new SshPool({ connectTimeoutMs: timeoutSec * 1000, idleMs: 1000 });
+  try {
+    return await pool.fetchHostKey(target);
+  } finally {
+    await pool.closeAll();
+  }
+}
+
+/**
+ * Quote one word for rsync's `-e` splitter, which is not a shell: it honours single and
+ * double quotes but not backslashes, and a doubled quote inside quotes is a literal quote.
+ */
+export function rsyncQuote(word: string): string {
+  return `'${word.replaceAll("'", "''")}'`;
+}
+
+export type RsyncMode = 'incremental' | 'full' | 'checksum';
+
+export interface BuildRsyncArgvOptions {
+  /** Local directory whose contents are copied. */
+  source: string;
+  target: SshTarget;
+  remotePath: string;
+  /** incremental: size+mtime; full: also delete remote files missing locally; checksum: compare contents. */
+  mode: RsyncMode;
+  dryRun?: boolean;
+  itemize?: boolean;
+  /** `--stats` (on unless false), needed by parseRsyncStats. */
+  stats?: boolean;
+  sshCommand: string;
+  /** More options, inserted before the operands. */
+  extra?: string[];
+}
+
+/** rsync argv (for spawn without a shell): contents of `source` into `user@host:remotePath/`. */
+export function buildRsyncArgv(o: BuildRsyncArgvOptions): string[] {
+  if (!o.remotePath) throw new Error('remotePath must not be empty');
+  const argv = ['-a', '-s']; // -s (--protect-args): paths travel in the protocol, never through the remote shell
+  if (o.mode === 'full') argv.push('--delete');
+  if (o.mode === 'checksum') argv.push('--checksum');
+  if (o.dryRun) argv.push('-n');
+  if (o.itemize) argv.push('--itemize-changes');
+  if (o.stats !== false) argv.push('--stats');
+  argv.push('-e', o.sshCommand, ...(o.extra ?? []));
+  const src = o.source.endsWith('/') ? o.source : `${o.source}/`;
+  const host = o.target.host.includes(':') ? `[${o.target.host}]` : o.target.host;
+  const dest = o.remotePath.endsWith('/') ? o.remotePath : `${o.remotePath}/`;
+  argv.push('--', src, `${o.target.username}@${host}:${dest}`);
+  return argv;
+}
+
+export interface RsyncStats {
+  filesTotal: number;
+  regularFilesTotal: number | null;
+  dirsTotal: number | null;
+  filesCreated: number;
+  filesDeleted: number;
+  regularFilesTransferred: number;
+  totalFileSize: number;
+  totalTransferredFileSize: number;
+  literalData: number;
+  matchedData: number;
+  fileListSize: number | null;
+  totalBytesSent: number | null;
+  totalBytesReceived: number | null;
+}
+
+/** Parse `--stats` output (rsync 3.0 to 3.4 wording, with or without thousands separators); null if absent. */
+export function parseRsyncStats(stdout: string): RsyncStats | null {
+  const num = (re: RegExp): number | null => {
+    const m = re.exec(stdout);
+    return m ? toNumber(m[1]) : null;
+  };
+  const files = /^Number of files:\s*([\d,.']+)(?:\s*\(([^)]*)\))?/m.exec(stdout);
+  if (!files) return null;
+  const breakdown = (kind: string): number | null => {
+    const m = new RegExp(`\\b${kind}:\\s*([\\d,.']+)`).exec(files[2] ?? '');
+    return m ? toNumber(m[1]) : null;
+  };
+  return {
+    filesTotal: toNumber(files[1]),
+    regularFilesTotal: breakdown('reg'),
+    dirsTotal: breakdown('dir'),
+    filesCreated: num(/^Number of created files:\s*([\d,.']+)/m) ?? 0,
+    filesDeleted: num(/^Number of deleted files:\s*([\d,.']+)/m) ?? 0,
+    // rsync 3.0 says "Number of files transferred", 3.1+ "Number of regular files transferred".
+    regularFilesTransferred: num(/^Number of (?:regular )?files transferred:\s*([\d,.']+)/m) ?? 0,
+    totalFileSize: num(/^Total file size:\s*([\d,.']+)/m) ?? 0,
+    totalTransferredFileSize: num(/^Total transferred file size:\s*([\d,.']+)/m) ?? 0,
+    literalData: num(/^Literal data:\s*([\d,.']+)/m) ?? 0,
+    matchedData: num(/^Matched data:\s*([\d,.']+)/m) ?? 0,
+    fileListSize: num(/^File list size:\s*([\d,.']+)/m),
+    totalBytesSent: num(/^Total bytes sent:\s*([\d,.']+)/m),
+    totalBytesReceived: num(/^Total bytes received:\s*([\d,.']+)/m),
+  };
+}
+
+/** Digits grouped by ',', '.' or "'" (locale-dependent); we spawn with LC_ALL=C but parse any. */
+function toNumber(s: string): number {
+  return Number(s.replace(/[,.']/g, ''));
+}
+
+export interface RunRsyncOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Between SIGTERM and SIGKILL. Default 5 s. */
+  killGraceMs?: number;
+  /** Keep the last N bytes of stdout (stats are at the end). Default 4 MiB. */
+  maxStdoutBytes?: number;
+}
+
+export interface RsyncResult {
+  /** null when rsync was killed by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  aborted: boolean;
+  timedOut: boolean;
+  stdout: string;
+  /** The last 64 KiB. */
+  stderr: string;
+  stats: RsyncStats | null;
+}
+
+/** Spawn the system rsync (no shell). Resolves also on failure; rejects only if it cannot be started. */
+export function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: RunRsyncOptions = {}): Promise<RsyncResult> {
+  return new Promise((resolve, reject) => {
+    // Own process group, so a kill reaches the ssh child too. stdin 'ignore': ssh must not
+    // prompt on a terminal; the askpass program answers instead.
+    const child = spawn('rsync', argv, {
+      env: { ...process.env, ...env, LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const stdout = new TailBuffer(opts.maxStdoutBytes ?? 4 * 1024 * 1024);
+    const stderr = new TailBuffer(64 * 1024);
+    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d));
+    let aborted = false;
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const killGroup = (sig: NodeJS.Signals): void => {
+      try {
+        process.kill(-child.pid!, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    const stop = (): void => {
+      if (killTimer || child.exitCode !== null || child.signalCode !== null) return;
+      killGroup('SIGTERM');
+      killTimer = setTimeout(() => killGroup('SIGKILL'), opts.killGraceMs ?? 5000);
+    };
+    const onAbort = (): void => {
+      aborted = true;
+      stop();
+    };
+    const timer = opts.timeoutMs ? setTimeout(() => ((timedOut = true), stop()), opts.timeoutMs) : undefined;
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      reject(new Error(`Could not run rsync: ${err.message}`));
+    });
+    child.once('close', (code, sig) => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      const out = stdout.toString();
+      resolve({ exitCode: code, signal: sig, aborted, timedOut, stdout: out, stderr: stderr.toString(), stats: parseRsyncStats(out) });
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SshPool } from '../../../src/adapters/ssh/index.js';
+import { targetFor } from '../../fixtures/sshd.js';
+
+const sshd = inject('sshd');
+const pool = new SshPool();
+const t = targetFor(sshd, 'password');
+const dir = path.join(sshd.homeDir, `sftp-${randomUUID()}`);
+
+beforeAll(async () => {
+  await pool.execOrThrow(t, ['mkdir', '-p', '--', dir]);
+});
+afterAll(async () => {
+  await pool.exec(t, ['rm', '-rf', '--', dir]);
+  await pool.closeAll();
+});
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+describe('sftp', () => {
+  it('uploads a stream, reports the bytes and applies the mode', async () => {
+    const chunks = Array.from({ length: 40 }, () => randomBytes(50_000));
+    const remote = path.join(dir, 'upload with space.bin');
+    const bytes = await pool.sftpUpload(t, Readable.from(chunks), remote, { mode: 0o640 });
+    expect(bytes).toBe(2_000_000);
+    expect(sha(readFileSync(remote))).toBe(sha(Buffer.concat(chunks)));
+    expect(statSync(remote).mode & 0o777).toBe(0o640);
+    // The SFTP session gave its channel back.
+    expect(pool.stats().activeChannels).toBe(0);
+  });
+
+  it('removes the partial file when the source fails', async () => {
+    const remote = path.join(dir, 'partial.bin');
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield randomBytes(200_000);
+      yield randomBytes(200_000);
+      throw new Error('source broke');
+    }
+    await expect(pool.sftpUpload(t, Readable.from(failing()), remote)).rejects.toThrow('source broke');
+    expect(existsSync(remote)).toBe(false);
+    expect(pool.stats().activeChannels).toBe(0);
+  });
+
+  it('removes the partial file when aborted', async () => {
+    const remote = path.join(dir, 'aborted.bin');
+    const ac = new AbortController();
+    async function* slow(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 100; i++) {
+        if (i === 3) ac.abort();
+        yield randomBytes(64_000);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    await expect(pool.sftpUpload(t, Readable.from(slow()), remote, { signal: ac.signal })).rejects.toThrow(/abort/i);
+    expect(existsSync(remote)).toBe(false);
+  });
+
+  it('withSftp hands out a working session and ends it', async () => {
+    const names = await pool.withSftp(t, (s) =>
+      new Promise<string[]>((resolve, reject) =>
+        s.readdir(dir, (err, list) => (err ? reject(err) : resolve(list.map((e) => e.filename).sort()))),
+      ),
+    );
+    expect(names).toContain('upload with space.bin');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pool.stats().activeChannels).toBe(0);
+  });
+});
