@@ -22,12 +22,30 @@ import { bootstrapFirstStart } from './bootstrap.js';
 import { EventBus } from './modules/events/event-bus.js';
 import { RuntimeSettings } from './modules/settings/runtime-settings.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
+import { SecretSettings } from './modules/settings/secret-settings.js';
+import { NotificationService } from './modules/messenger/notification.service.js';
+import { SshPool } from './adapters/ssh/ssh-pool.js';
+import { PresetsRepository } from './modules/presets/presets.repository.js';
+import { ServersRepository } from './modules/servers/servers.repository.js';
+import { ServersService } from './modules/servers/servers.service.js';
+import { SshKeyPresetsRepository } from './modules/ssh-key-presets/ssh-key-presets.repository.js';
+import { StagingPaths } from './modules/staging/staging-paths.js';
+import { createPushServices } from './modules/push/push.factory.js';
+import type { PushService } from './modules/push/push.service.js';
+import type { RetriesService } from './modules/retries/retries.service.js';
+import type { ScriptsService } from './modules/scripts/scripts.service.js';
+import type { SchedulesService } from './modules/schedules/schedules.service.js';
+import { Monitoring } from './modules/alerts/monitoring.js';
 
 export interface ContainerOptions {
   /** Host-name resolver for the login allowlist (tests inject one). */
   resolver?: HostResolver;
+  /** Resolver for user-supplied outbound URLs (the allowlist subscription fetch); tests inject one. */
+  fetchResolver?: HostResolver;
   /** Where the generated first-admin password is printed. */
   print?: (line: string) => void;
+  /** Wall clock (ms) for monitoring: heartbeat times, alert rows, offline checks; tests inject one. */
+  now?: () => number;
 }
 
 export interface Container {
@@ -45,6 +63,26 @@ export interface Container {
   auth: AuthService;
   admins: AdminsService;
   adminsRepo: AdminsRepository;
+  /** Admin notifications over the messenger bot: `notify(kind, html)`, gated by `notify_*`, never throws. */
+  notifications: NotificationService;
+  /** Resolves host names of user-supplied URLs before the SSRF checks. */
+  fetchResolver: HostResolver;
+  /** The one SSH connection pool: `ssh.exec(await servers.getTarget(id), argv)`. */
+  ssh: SshPool;
+  /** The fleet: `get(id)`, `list()`, `getTarget(id)` / `targetFromRow(row)` → SshTarget. */
+  servers: ServersService;
+  /** The staging prefix rule: `await staging.resolveInsideStaging(path)` → resolved path or 403. */
+  staging: StagingPaths;
+  /** The push engine: `start(actor, request)`, preview, cancel, batch history. */
+  push: PushService;
+  /** Retry jobs of failed pushes; `runDueRetries()` is what the background worker calls. */
+  retries: RetriesService;
+  /** Stored scripts; `runOn(actor, plan)` runs a script on servers over the pool. */
+  scripts: ScriptsService;
+  /** Push and script schedules; `runDue(now)` fires what is due (exactly once across workers). */
+  schedules: SchedulesService;
+  /** Monitoring: alert `engine`, alert `history`, `offline` detector, `health` watcher, `agent` heartbeats/tokens, `installer`. */
+  alerts: Monitoring;
   /** Shut-down hooks run in reverse order of registration. */
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -95,10 +133,40 @@ export async function createContainer(config: AppConfig, log: Logger, opts: Cont
   const guard = new LoginGuard(cache, settings, log, opts.resolver ?? systemResolver);
   const auth = new AuthService({ admins: adminsRepo, tokens, guard, audit, cipher, settings });
   const admins = new AdminsService(adminsRepo, audit);
+  const notifications = new NotificationService({
+    settings,
+    secrets: new SecretSettings(settings, cipher, log),
+    apiBase: config.messengerApiBase,
+    log,
+  });
+
+  // Trust on first use: the pool reports a first-seen host key, the servers service pins it.
+  const ssh: SshPool = new SshPool({
+    logger: log,
+    onHostKeyPinned: (serverId, fingerprint) => servers.pinHostKey(serverId, fingerprint),
+  });
+  closers.push(() => ssh.closeAll());
+  const servers: ServersService = new ServersService({
+    repo: new ServersRepository(handle.db),
+    passwordPresets: new PresetsRepository(handle.db),
+    sshKeyPresets: new SshKeyPresetsRepository(handle.db),
+    cipher,
+    audit,
+    ssh,
+    log,
+  });
+
+  const pushServices = createPushServices({
+    db: handle.db, cache, ssh, servers, audit, events, notifications, log, stagingPrefix: config.stagingPrefix,
+  });
 
   if (config.bootstrap) {
     await bootstrapFirstStart({ config, adminsRepo, settings, cipher, log, print: opts.print });
   }
+
+  const alerts = new Monitoring({ config, log, db: handle.db, cache, settings, notifications, events, audit, servers, ssh, now: opts.now });
+  await alerts.start();
+  closers.push(() => alerts.stop());
 
   return {
     config,
@@ -115,6 +183,13 @@ export async function createContainer(config: AppConfig, log: Logger, opts: Cont
     auth,
     admins,
     adminsRepo,
+    notifications,
+    fetchResolver: opts.fetchResolver ?? systemResolver,
+    ssh,
+    servers,
+    staging: new StagingPaths(config.stagingPrefix),
+    ...pushServices,
+    alerts,
     onClose(fn) {
       closers.push(fn);
     },

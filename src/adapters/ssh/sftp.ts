@@ -1,51 +1,132 @@
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+/**
+ * Streaming uploads over an open SFTP session.
+ *
+ * Why not `sftp.createWriteStream`: its Writable waits for each WRITE's status before sending the
+ * next chunk, so an upload runs at one round trip per ~64 KiB (about a third of OpenSSH's `sftp`).
+ * OpenSSH keeps many requests outstanding; here at most MAX_INFLIGHT writes of one source chunk
+ * each are pending, so memory stays bounded and the source is paused while they drain.
+ *
+ * Failure contract: on any error or abort the source is destroyed and the partial remote file
+ * removed — only when our open succeeded (the file is ours) and the session is still up. Requests
+ * sent after the session closed are never answered by ssh2, so nothing here waits on them.
+ */
+import type { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
 import type { SftpUploadOptions, UploadSource } from './types.js';
 
-/**
- * Stream `source` into `remotePath` over an open SFTP session. `pipeline` propagates the SFTP
- * write stream's backpressure to the source, so uploads run in constant memory. On any failure
- * or abort the partial remote file is removed: a half-written config file is worse than none.
- */
+const MAX_INFLIGHT = 16;
+/** Small parser fragments are gathered (a copy) up to this size; full-size chunks go out as they are. */
+const WRITE_CHUNK = 32 * 1024;
+const CALL_TIMEOUT_MS = 30_000;
+
+function call<T = void>(fn: (cb: (err: Error | null | undefined, v?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('No response from server')), CALL_TIMEOUT_MS);
+    timer.unref();
+    fn((err, v) => {
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(v as T);
+    });
+  });
+}
+
 export async function uploadToSftp(
   sftp: SFTPWrapper,
-  source: UploadSource,
+  input: UploadSource,
   remotePath: string,
   opts: SftpUploadOptions = {},
 ): Promise<number> {
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      bytes += chunk.length;
-      cb(null, chunk);
-    },
-  });
-  opts.signal?.throwIfAborted();
-  // Open the handle ourselves: only once this succeeded is the file ours (created or truncated
-  // by us) and ours to delete on failure; an open failure (e.g. EACCES) leaves it alone.
-  const handle = await new Promise<Buffer>((resolve, reject) => {
-    const cb = (err: Error | undefined, h: Buffer): void => (err ? reject(err) : resolve(h));
-    if (opts.mode !== undefined) sftp.open(remotePath, 'w', { mode: opts.mode }, cb);
-    else sftp.open(remotePath, 'w', cb);
-  }).catch((err: unknown) => {
-    // Same contract as pipeline(): the source is consumed or destroyed, never left dangling.
-    (source as Partial<Readable>).destroy?.();
-    throw err;
-  });
-  const dest = sftp.createWriteStream(remotePath, { handle, autoClose: true });
+  const source = input as Readable;
+  let handle: Buffer;
   try {
-    await pipeline(source as Readable, counter, dest, opts.signal ? { signal: opts.signal } : {});
-    if (opts.mode !== undefined) await sftpCall((cb) => sftp.chmod(remotePath, opts.mode!, cb));
-    return bytes;
+    opts.signal?.throwIfAborted();
+    handle = await call<Buffer>((cb) =>
+      opts.mode !== undefined ? sftp.open(remotePath, 'w', { mode: opts.mode }, cb) : sftp.open(remotePath, 'w', cb),
+    );
   } catch (err) {
-    await sftpCall((cb) => sftp.unlink(remotePath, cb)).catch(() => {});
+    source.destroy();
     throw err;
   }
-}
 
-function sftpCall(fn: (cb: (err?: Error | null) => void) => void): Promise<void> {
-  return new Promise((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
+  let pos = 0;
+  let inflight = 0;
+  let failure: Error | null = null;
+  let closed = false;
+  let wake: (() => void) | null = null;
+  const settled = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const onClose = (): void => {
+    closed = true;
+    failure ??= new Error('No response from server: the SFTP session closed');
+    settled();
+  };
+  const onAbort = (): void => {
+    failure ??= new Error('Upload aborted');
+    source.destroy(failure);
+    settled();
+  };
+  sftp.once('close', onClose);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const drainTo = async (limit: number): Promise<void> => {
+    while (inflight > limit && !failure) await new Promise<void>((resolve) => (wake = resolve));
+  };
+  const send = (buf: Buffer): void => {
+    inflight++;
+    try {
+      sftp.write(handle, buf, 0, buf.length, pos, (err) => {
+        inflight--;
+        if (err && !failure) failure = err;
+        settled();
+      });
+    } catch (err) {
+      // ssh2 throws synchronously once the session is gone.
+      inflight--;
+      failure ??= err as Error;
+    }
+    pos += buf.length;
+  };
+
+  try {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for await (const chunk of source) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      pending.push(buf);
+      pendingBytes += buf.length;
+      if (pendingBytes < WRITE_CHUNK) continue;
+      await drainTo(MAX_INFLIGHT - 1);
+      if (failure) break;
+      send(pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes));
+      pending = [];
+      pendingBytes = 0;
+    }
+    if (!failure && pendingBytes > 0) {
+      await drainTo(MAX_INFLIGHT - 1);
+      if (!failure) send(Buffer.concat(pending, pendingBytes));
+    }
+    await drainTo(0);
+    if (failure) throw failure;
+    await call((cb) => sftp.close(handle, cb));
+    // chmod after the data, so the remote umask cannot narrow the requested mode.
+    if (opts.mode !== undefined) await call((cb) => sftp.chmod(remotePath, opts.mode!, cb));
+    return pos;
+  } catch (err) {
+    source.destroy();
+    // Let writes already sent finish (or fail) before the file is closed and removed.
+    while (inflight > 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
+    if (!closed) {
+      await call((cb) => sftp.close(handle, cb)).catch(() => {});
+      await call((cb) => sftp.unlink(remotePath, cb)).catch(() => {});
+    }
+    throw failure ?? err;
+  } finally {
+    sftp.removeListener('close', onClose);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** End the session and wait until its channel is really closed, so the pool slot is free on return. */

@@ -3,6 +3,7 @@
  * the cache's pub/sub. When the cache cannot publish, the event is still delivered locally.
  */
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
+import { subscribeDurably } from '../../adapters/cache/durable-subscription.js';
 import type { Logger } from '../../core/logger.js';
 
 export const EVENTS_CHANNEL = 'events';
@@ -32,13 +33,14 @@ export class EventBus {
   ) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.cache.subscribe(EVENTS_CHANNEL, (raw) => {
+    const onMessage = (raw: string) => {
       try {
         this.deliver(JSON.parse(raw) as LiveEvent);
       } catch {
         this.log.warn({}, 'ignored a malformed live event');
       }
-    });
+    };
+    this.unsubscribe = await subscribeDurably(this.cache, EVENTS_CHANNEL, onMessage, this.log);
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@
  * key travels over the cache, so secrets never pass through Redis in the clear.
  */
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
+import { subscribeDurably } from '../../adapters/cache/durable-subscription.js';
 import type { Logger } from '../../core/logger.js';
 import type { SettingsRepository } from './settings.repository.js';
 
@@ -13,9 +14,13 @@ type Listener = (key: string, value: string | null) => void;
 
 export class RuntimeSettings {
   private readonly values = new Map<string, string | null>();
+  /** When each value was stored (the row's `updated_at`), kept in step with `values`. */
+  private readonly stamps = new Map<string, string>();
   private readonly listeners = new Set<Listener>();
   private unsubscribe: Unsubscribe | null = null;
   private readonly origin = Math.random().toString(36).slice(2);
+  /** Remote changes are applied one at a time, so a slow re-read can never overwrite a newer one. */
+  private remoteQueue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly repo: SettingsRepository,
@@ -26,14 +31,18 @@ export class RuntimeSettings {
   async load(): Promise<void> {
     const rows = await this.repo.all();
     this.values.clear();
-    for (const r of rows) this.values.set(r.key, r.value);
+    this.stamps.clear();
+    for (const r of rows) {
+      this.values.set(r.key, r.value);
+      this.stamps.set(r.key, r.updated_at);
+    }
   }
 
   /** Follows changes made by other workers. */
   async start(): Promise<void> {
-    this.unsubscribe = await this.cache.subscribe(SETTINGS_CHANNEL, (msg) => {
-      void this.onRemoteChange(msg);
-    });
+    this.unsubscribe = await subscribeDurably(this.cache, SETTINGS_CHANNEL, (msg) => {
+      this.remoteQueue = this.remoteQueue.then(() => this.onRemoteChange(msg));
+    }, this.log);
   }
 
   async stop(): Promise<void> {
@@ -47,6 +56,17 @@ export class RuntimeSettings {
 
   has(key: string): boolean {
     return this.values.has(key) && this.values.get(key) !== null;
+  }
+
+  /** The stored entry as this worker currently sees it, or null when there is no row. */
+  entry(key: string): { key: string; value: string | null; updated_at: string } | null {
+    if (!this.values.has(key)) return null;
+    return { key, value: this.values.get(key) ?? null, updated_at: this.stamps.get(key) ?? '' };
+  }
+
+  /** Every stored key this worker knows of. */
+  keys(): string[] {
+    return [...this.values.keys()];
   }
 
   getBool(key: string, fallback = false): boolean {
@@ -69,14 +89,15 @@ export class RuntimeSettings {
 
   /** Stores, applies locally at once and announces the change to the other workers. */
   async set(key: string, value: string | null): Promise<void> {
-    await this.repo.upsert(key, value);
-    this.apply(key, value);
+    const row = await this.repo.upsert(key, value);
+    this.apply(key, value, row.updated_at);
     await this.announce(key);
   }
 
   async delete(key: string): Promise<void> {
     await this.repo.delete(key);
     this.values.delete(key);
+    this.stamps.delete(key);
     this.emit(key, null);
     await this.announce(key);
   }
@@ -86,8 +107,9 @@ export class RuntimeSettings {
     return () => this.listeners.delete(listener);
   }
 
-  private apply(key: string, value: string | null): void {
+  private apply(key: string, value: string | null, updatedAt: string): void {
     this.values.set(key, value);
+    this.stamps.set(key, updatedAt);
     this.emit(key, value);
   }
 
@@ -115,8 +137,11 @@ export class RuntimeSettings {
       const { key, origin } = JSON.parse(msg) as { key: string; origin: string };
       if (origin === this.origin || typeof key !== 'string') return;
       const row = await this.repo.get(key);
-      if (row) this.apply(key, row.value);
-      else if (this.values.delete(key)) this.emit(key, null);
+      if (row) this.apply(key, row.value, row.updated_at);
+      else if (this.values.delete(key)) {
+        this.stamps.delete(key);
+        this.emit(key, null);
+      }
     } catch (err) {
       this.log.warn({ err: String(err) }, 'could not apply a setting change from another worker');
     }

@@ -59,6 +59,22 @@ describe('sftp', () => {
     expect(existsSync(remote)).toBe(false);
   });
 
+  it('writes every byte in order, small fragments and large chunks alike', async () => {
+    const chunks = Array.from({ length: 300 }, (_, i) => randomBytes(i % 3 === 0 ? 100 : 70_000));
+    const remote = path.join(dir, 'mixed.bin');
+    const n = await pool.sftpUpload(t, Readable.from(chunks), remote);
+    const all = Buffer.concat(chunks);
+    expect(n).toBe(all.length);
+    expect(readFileSync(remote).equals(all)).toBe(true);
+    expect(pool.stats().activeChannels).toBe(0);
+  });
+
+  it('an open failure destroys the source and leaves the file alone', async () => {
+    const src = Readable.from([Buffer.from('x')]);
+    await expect(pool.sftpUpload(t, src, '/root/nope.bin')).rejects.toMatchObject({ code: 3 });
+    expect(src.destroyed).toBe(true);
+  });
+
   it('withSftp hands out a working session and ends it', async () => {
     const names = await pool.withSftp(t, (s) =>
       new Promise<string[]>((resolve, reject) =>

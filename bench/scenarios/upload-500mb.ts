@@ -1,0 +1,145 @@
+/**
+ * One 500 MB file through POST /api/sync/upload (multipart, streamed from disk with undici)
+ * against OpenSSH's `sftp -b` putting the same file, both into a local real sshd. Reports the
+ * throughput ratio (goal >= 0.7) and the service's peak RSS growth during the upload, sampled
+ * every 50 ms (goal <= 64 MB: the file must stream, never sit in memory).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { request } from 'undici';
+import { startSshd } from '../../test/fixtures/sshd.js';
+import { round, runIfMain, type Scenario } from '../lib.js';
+import { startBenchApp } from '../support/app.js';
+
+const SIZE = 500 * 1024 * 1024;
+const RUNS = 2;
+const BOUNDARY = '----fleet-bench-upload';
+const run$ = promisify(execFile);
+
+function writeRandomFile(file: string, size: number): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    const chunk = 4 * 1024 * 1024;
+    for (let off = 0; off < size; off += chunk) fs.writeSync(fd, crypto.randomBytes(Math.min(chunk, size - off)));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function multipartFromDisk(fields: Record<string, string>, file: string, filename: string): Readable {
+  return Readable.from((async function* () {
+    for (const [k, v] of Object.entries(fields)) {
+      yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+    }
+    yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n');
+    yield* fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+    yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+  })());
+}
+
+export const scenario: Scenario = {
+  name: 'upload-500mb',
+  async run() {
+    const tag = crypto.randomBytes(4).toString('hex');
+    const local = `/tmp/fleet-bench-upload-${tag}.bin`;
+    const remoteDir = `/tmp/fleet-bench-upload-remote-${tag}`;
+    const batch = `/tmp/fleet-bench-upload-${tag}.batch`;
+    const sshd = await startSshd();
+    const svc = await startBenchApp({ UPLOAD_MAX_BYTES: String(SIZE + 1024 * 1024) });
+    try {
+      writeRandomFile(local, SIZE);
+      fs.mkdirSync(remoteDir);
+      execFileSync('chown', [sshd.username, remoteDir]);
+      const auth = { authorization: `Bearer ${svc.token}` };
+      const created = await request(`${svc.url}/api/servers`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bench', host: sshd.host, port: sshd.port, username: sshd.username, private_key: sshd.privateKey }),
+      });
+      const serverId = ((await created.body.json()) as { id: number }).id;
+
+      const upload = async (file: string, name: string) => {
+        const res = await request(`${svc.url}/api/sync/upload`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          body: multipartFromDisk({ server_id: String(serverId), remote_path: remoteDir }, file, name),
+        });
+        const body = (await res.body.json()) as { size?: number; detail?: string };
+        if (res.statusCode !== 200) throw new Error(`upload answered ${res.statusCode}: ${body.detail}`);
+        return body;
+      };
+      // Warm-up: JIT, the pooled SSH connection, the first SFTP session.
+      const small = `${local}.small`;
+      fs.writeFileSync(small, crypto.randomBytes(1024 * 1024));
+      await upload(small, 'warm.bin');
+      fs.rmSync(small);
+
+      const sftpArgs = [
+        '-b', batch, '-P', String(sshd.port), '-i', sshd.privateKeyPath,
+        '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes',
+        '-o', 'IdentitiesOnly=yes', '-o', 'LogLevel=ERROR', `${sshd.username}@127.0.0.1`,
+      ];
+      fs.writeFileSync(batch, `put ${local} ${remoteDir}/via-sftp.bin\n`);
+
+      const apiTimes: number[] = [];
+      const sftpTimes: number[] = [];
+      let peakGrowth = 0;
+      for (let i = 0; i < RUNS; i++) {
+        let t0 = performance.now();
+        await run$('sftp', sftpArgs, { timeout: 600_000 });
+        sftpTimes.push(performance.now() - t0);
+        fs.rmSync(`${remoteDir}/via-sftp.bin`);
+
+        global.gc?.();
+        const base = process.memoryUsage().rss;
+        let peak = base;
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }, 50);
+        t0 = performance.now();
+        const body = await upload(local, 'via-api.bin');
+        apiTimes.push(performance.now() - t0);
+        clearInterval(sampler);
+        peakGrowth = Math.max(peakGrowth, peak - base);
+        if (body.size !== SIZE || fs.statSync(`${remoteDir}/via-api.bin`).size !== SIZE) {
+          throw new Error(`size mismatch: answered ${body.size}`);
+        }
+      }
+      const sum = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+      if (sum(local) !== sum(`${remoteDir}/via-api.bin`)) throw new Error('the uploaded bytes differ from the source');
+
+      const mbps = (ms: number) => SIZE / 1024 / 1024 / (ms / 1000);
+      const api = mbps(Math.min(...apiTimes));
+      const sftp = mbps(Math.min(...sftpTimes));
+      const ratio = api / sftp;
+      const growthMb = peakGrowth / 1024 / 1024;
+      return {
+        value: round(api, 1),
+        unit: 'MB/s',
+        baseline: round(sftp, 1),
+        ratio: round(ratio, 2),
+        goal: '>= 0.7 and peak RSS growth <= 64 MB',
+        pass: ratio >= 0.7 && growthMb <= 64,
+        details: {
+          peak_rss_growth_mb: round(growthMb, 1),
+          api_runs_ms: apiTimes.map((t) => round(t, 0)),
+          sftp_runs_ms: sftpTimes.map((t) => round(t, 0)),
+          size_bytes: SIZE,
+          baseline: 'OpenSSH sftp -b (batch put), same file, same sshd',
+        },
+      };
+    } finally {
+      for (const f of [local, batch, `${local}.small`]) fs.rmSync(f, { force: true });
+      fs.rmSync(remoteDir, { recursive: true, force: true });
+      await svc.close();
+      await sshd.stop();
+    }
+  },
+};
+
+await runIfMain(import.meta.url, scenario);

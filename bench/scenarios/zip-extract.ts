@@ -1,0 +1,199 @@
+/**
+ * zip-extract: a ~300 MB archive of 5,000 files (half random, half text) POSTed over real HTTP to
+ * /api/sync/upload-zip (streamed from disk with undici) against `unzip -q` of the same archive.
+ * Goal: service wall time / unzip wall time <= 1.5, and the service's RSS growth during the
+ * upload <= 150 MB (sampled every 50 ms; the service runs in this process).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { request } from 'undici';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Scenario, ScenarioResult } from '../lib.js';
+
+const FILES = 5000;
+const RANDOM_BYTES_TOTAL = 280 * 1024 * 1024;
+const TEXT_BYTES_TOTAL = 90 * 1024 * 1024;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PASSWORD = 'bench-password-1';
+
+const WORDS = 'server fleet push staging rsync archive deploy config release module route schema'.split(' ');
+
+function makeText(size: number, seed: number): Buffer {
+  const parts: string[] = [];
+  let n = 0;
+  let i = seed;
+  while (n < size) {
+    const w = `${WORDS[(i * 7 + (i >> 3)) % WORDS.length]}${i % 13 === 0 ? '\n' : ' '}${i % 29 === 0 ? i : ''}`;
+    parts.push(w);
+    n += w.length;
+    i++;
+  }
+  return Buffer.from(parts.join('')).subarray(0, size);
+}
+
+/** 5,000 files in 100 directories; sizes vary so both tiny and multi-MB entries occur. */
+export function buildTree(root: string): void {
+  const half = FILES / 2;
+  for (let i = 0; i < FILES; i++) {
+    const dir = path.join(root, `dir${i % 20}`, `sub${i % 5}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const weight = 0.1 + 1.8 * (((i * 7919) % 1000) / 1000);
+    const random = i % 2 === 0;
+    const size = Math.floor(((random ? RANDOM_BYTES_TOTAL : TEXT_BYTES_TOTAL) / half) * weight);
+    const data = random ? crypto.randomBytes(size) : makeText(size, i);
+    fs.writeFileSync(path.join(dir, `file${i}.${random ? 'bin' : 'txt'}`), data);
+  }
+}
+
+function timeCommand(cmd: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} exited ${code}`))));
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function run(): Promise<ScenarioResult> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-zip-'));
+  const prefix = path.join(work, 'svc_upload_');
+  const dataDir = path.join(work, 'data');
+  const tree = path.join(work, 'tree');
+  const archive = path.join(work, 'bench.zip');
+  const app = await buildApp(
+    loadConfig({
+      DATA_DIR: dataDir,
+      STAGING_PREFIX: prefix,
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'silent',
+      FLEET_BACKGROUND_JOBS: '0',
+    }),
+    { print: () => {} },
+  );
+  try {
+    buildTree(tree);
+    execFileSync('zip', ['-q', '-r', archive, '.'], { cwd: tree });
+    fs.rmSync(tree, { recursive: true, force: true });
+    const archiveSize = fs.statSync(archive).size;
+
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no listening address');
+    const base = `http://127.0.0.1:${address.port}`;
+    const login = await request(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    const { access_token: token } = (await login.body.json()) as { access_token: string };
+
+    const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.zip"\r\n` +
+        'Content-Type: application/zip\r\n\r\n',
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+
+    const upload = async () => {
+      const body = Readable.from(
+        (async function* () {
+          yield head;
+          yield* fs.createReadStream(archive, { highWaterMark: 1024 * 1024 });
+          yield tail;
+        })(),
+      );
+      const res = await request(`${base}/api/sync/upload-zip`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + archiveSize + tail.length),
+        },
+        body,
+        headersTimeout: 600_000,
+        bodyTimeout: 600_000,
+      });
+      const json = (await res.body.json()) as { source_path?: string; file_count?: number; detail?: string };
+      if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${json.detail}`);
+      return json;
+    };
+
+    const serviceMs: number[] = [];
+    const unzipMs: number[] = [];
+    let peakGrowth = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate the order so neither side always gets the warmer page cache.
+      for (const side of round % 2 ? ['unzip', 'service'] : ['service', 'unzip']) {
+        if (side === 'unzip') {
+          const out = path.join(work, 'unzip-out');
+          unzipMs.push(await timeCommand('unzip', ['-q', archive, '-d', out]));
+          fs.rmSync(out, { recursive: true, force: true });
+          continue;
+        }
+        (globalThis as { gc?: () => void }).gc?.();
+        const baseline = process.memoryUsage().rss;
+        let peak = baseline;
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }, 50);
+        const t0 = performance.now();
+        const result = await upload();
+        serviceMs.push(performance.now() - t0);
+        clearInterval(sampler);
+        peak = Math.max(peak, process.memoryUsage().rss);
+        peakGrowth = Math.max(peakGrowth, peak - baseline);
+        if (result.file_count !== FILES) throw new Error(`expected ${FILES} files, got ${result.file_count}`);
+        fs.rmSync(result.source_path!, { recursive: true, force: true });
+      }
+    }
+
+    const service = median(serviceMs);
+    const unzip = median(unzipMs);
+    const ratio = service / unzip;
+    const growthMb = peakGrowth / (1024 * 1024);
+    return {
+      value: Math.round(service),
+      unit: 'ms',
+      baseline: Math.round(unzip),
+      ratio: Number(ratio.toFixed(3)),
+      goal: 'ratio <= 1.5 and RSS growth <= 150 MB',
+      pass: ratio <= 1.5 && growthMb <= 150,
+      details: {
+        archive_bytes: archiveSize,
+        files: FILES,
+        rounds: ROUNDS,
+        service_ms: serviceMs.map(Math.round),
+        unzip_ms: unzipMs.map(Math.round),
+        rss_growth_peak_mb: Number(growthMb.toFixed(1)),
+        note: 'service time is the whole HTTP upload (transfer, store, extract); unzip only extracts',
+      },
+    };
+  } finally {
+    await app.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export const scenario: Scenario = { name: 'zip-extract', run };
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  scenario
+    .run()
+    .then((r) => console.log(JSON.stringify({ name: scenario.name, ...r }, null, 2)))
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}

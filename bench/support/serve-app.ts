@@ -1,0 +1,22 @@
+/**
+ * Runs a bench app in its own process (so a load generator in the parent does not share its CPU):
+ * prints `{ url, token, pid, databaseUrl }` as one JSON line, then serves until stdin closes or SIGTERM.
+ * Environment for the app comes as JSON in BENCH_APP_ENV.
+ */
+import { startBenchApp } from './app.js';
+
+const app = await startBenchApp(JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>);
+process.stdout.write(
+  `${JSON.stringify({ url: app.url, token: app.token, pid: process.pid, databaseUrl: app.app.container.config.databaseUrl })}\n`,
+);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await app.close();
+  process.exit(0);
+};
+process.stdin.on('end', () => void stop());
+process.stdin.resume();
+process.on('SIGTERM', () => void stop());

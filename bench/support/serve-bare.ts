@@ -1,0 +1,19 @@
+/**
+ * The baseline for per-request benchmarks: a bare Fastify POST route (JSON body parsed, `{ ok: true }`
+ * answered) in its own process, started and stopped like `serve-app.ts`.
+ */
+import Fastify from 'fastify';
+
+const app = Fastify({ logger: false });
+app.post('/api/agent/heartbeat', async () => ({ ok: true }));
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as { port: number };
+process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid })}\n`);
+
+const stop = async () => {
+  await app.close();
+  process.exit(0);
+};
+process.stdin.on('end', () => void stop());
+process.stdin.resume();
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,60 @@
+/**
+ * The agent columns of `servers`: the token hash (indexed, `servers_agent_token`) and the
+ * heartbeat time and status. Heartbeats are written in batches: one statement per flush.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+
+export interface AgentServerRow {
+  id: number;
+  name: string;
+  status: string;
+}
+
+/** Rows per UPDATE; keeps SQLite's and PostgreSQL's bound-parameter limits far away. */
+const CHUNK = 400;
+
+export class AgentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findByTokenHash(hash: string): Promise<AgentServerRow | undefined> {
+    return this.db
+      .selectFrom('servers')
+      .select(['id', 'name', 'status'])
+      .where('agent_token_hash', '=', hash)
+      .executeTakeFirst();
+  }
+
+  async tokenHash(id: number): Promise<string | null | undefined> {
+    const row = await this.db.selectFrom('servers').select('agent_token_hash').where('id', '=', id).executeTakeFirst();
+    return row ? row.agent_token_hash : undefined;
+  }
+
+  /** Sets the hash; with `expected` only while the stored hash is still that one. */
+  async setTokenHash(id: number, hash: string | null, expected?: string | null): Promise<boolean> {
+    let q = this.db.updateTable('servers').set({ agent_token_hash: hash }).where('id', '=', id);
+    if (expected !== undefined) q = expected === null ? q.where('agent_token_hash', 'is', null) : q.where('agent_token_hash', '=', expected);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async markOnline(id: number, at: string): Promise<void> {
+    await this.db.updateTable('servers').set({ last_heartbeat_at: at, status: 'online' }).where('id', '=', id).execute();
+  }
+
+  /** Writes many heartbeat times at once; returns the ids that still exist. */
+  async touch(beats: Array<[id: number, at: string]>): Promise<number[]> {
+    const seen: number[] = [];
+    for (let i = 0; i < beats.length; i += CHUNK) {
+      const values = sql.join(beats.slice(i, i + CHUNK).map(([id, at]) => sql`(CAST(${id} AS integer), CAST(${at} AS text))`));
+      // UPDATE … FROM a VALUES list: PostgreSQL and SQLite (3.33+) both accept this form.
+      const r = await sql<{ id: number }>`
+        WITH beats (id, at) AS (VALUES ${values})
+        UPDATE servers SET last_heartbeat_at = beats.at, status = 'online'
+        FROM beats WHERE servers.id = beats.id
+        RETURNING servers.id`.execute(this.db);
+      for (const row of r.rows) seen.push(Number(row.id));
+    }
+    return seen;
+  }
+}

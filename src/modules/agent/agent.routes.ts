@@ -1,0 +1,56 @@
+/**
+ * The agent's own endpoints (public: the agent has no admin login). The heartbeat is
+ * authenticated by its per-server token before the body is even validated, so a wrong token is
+ * a 401 whatever it sends.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.js';
+import { ErrorResponse } from '../auth/auth.schemas.js';
+import { AGENT_SCRIPT } from './agent-script.js';
+import type { AgentServer } from './agent-tokens.js';
+import { HeartbeatBody, HeartbeatOk, ValidationError } from './agent.schemas.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    agentServer: AgentServer | null;
+  }
+}
+
+export const agentRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  const tags = ['agent'];
+  app.decorateRequest('agentServer', null);
+
+  app.post(
+    '/heartbeat',
+    {
+      config: { public: true },
+      // Thousands of these a second: only problems are worth a log line.
+      logLevel: 'warn',
+      onRequest: async (req) => {
+        req.agentServer = await c.alerts.agent.authenticate(req.headers.authorization);
+      },
+      schema: {
+        tags,
+        security: [],
+        body: HeartbeatBody,
+        response: { 200: HeartbeatOk, 401: ErrorResponse, 422: ValidationError },
+      },
+    },
+    async (req) => {
+      await c.alerts.agent.ingest(req.agentServer!, req.body);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/install.sh',
+    { config: { public: true }, schema: { tags, security: [], response: { 200: Type.String() } } },
+    async (_req, reply) =>
+      reply
+        .type('text/x-shellscript; charset=utf-8')
+        .header('content-disposition', 'inline; filename="install.sh"')
+        .header('cache-control', 'no-store')
+        .send(AGENT_SCRIPT),
+  );
+};

@@ -1,0 +1,34 @@
+import { Type } from 'typebox';
+
+const Percent = Type.Number({ minimum: 0, maximum: 100 });
+
+export const HeartbeatBody = Type.Object({
+  cpu: Percent,
+  mem: Percent,
+  disk: Percent,
+  /** Agent clock, unix seconds. */
+  ts: Type.Number({ minimum: 0, maximum: 1e11 }),
+  load: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6 })),
+  uptime: Type.Optional(Type.Number({ minimum: 0, maximum: 1e11 })),
+});
+
+export const HeartbeatOk = Type.Object({ ok: Type.Literal(true) });
+
+export const ServerIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+export const AgentToken = Type.Object({ server_id: Type.Integer(), agent_token: Type.String() });
+
+export const InstallBody = Type.Union([
+  Type.Object({ api_base_url: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])) }),
+  Type.Null(),
+]);
+
+export const InstallResult = Type.Object({
+  success: Type.Literal(true),
+  server_id: Type.Integer(),
+  method: Type.String(),
+  install_dir: Type.String(),
+  api_base_url: Type.String(),
+});
+
+export const ValidationError = Type.Object({ detail: Type.String(), errors: Type.Array(Type.Any()) });

@@ -1,0 +1,131 @@
+/**
+ * Agent heartbeats and tokens. The hot path (`authenticate` + `ingest`) does no database read
+ * for a known token: the token is resolved from memory, the active alerts from the cache, and
+ * the heartbeat time is buffered by the writer; only an alert crossing writes at once.
+ */
+import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
+import type { Actor } from '../../core/actor.js';
+import { UnauthorizedError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { AlertEngine, Reading } from '../alerts/alert-engine.service.js';
+import type { AlertType } from '../alerts/alert-messages.js';
+import type { ServersService } from '../servers/servers.service.js';
+import { AgentTokenCache, TOKENS_CHANNEL, hashAgentToken, newAgentToken, type AgentServer } from './agent-tokens.js';
+import type { AgentRepository } from './agent.repository.js';
+import { HeartbeatWriter } from './heartbeat-writer.js';
+
+export interface AgentServiceDeps {
+  repo: AgentRepository;
+  cache: Cache;
+  engine: AlertEngine;
+  servers: Pick<ServersService, 'get'>;
+  audit: AuditService;
+  log: Logger;
+  now: () => number;
+}
+
+const BEARER = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i;
+
+export class AgentService {
+  readonly tokens: AgentTokenCache;
+  readonly writer: HeartbeatWriter;
+  private unsubscribe: Unsubscribe | null = null;
+  private lastCacheErrorAt = 0;
+
+  constructor(private readonly d: AgentServiceDeps) {
+    this.tokens = new AgentTokenCache((hash) => d.repo.findByTokenHash(hash));
+    this.writer = new HeartbeatWriter({
+      repo: d.repo,
+      log: d.log,
+      onMissing: (ids) => this.tokens.evictServers(ids),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.writer.start();
+    try {
+      this.unsubscribe = await this.d.cache.subscribe(TOKENS_CHANNEL, (msg) => {
+        const id = Number((JSON.parse(msg) as { server_id?: unknown }).server_id);
+        if (Number.isInteger(id)) this.tokens.evictServers([id]);
+      });
+    } catch (err) {
+      // Without the channel a rotated token stays valid on other workers until its cache entry expires (1 min).
+      this.d.log.warn({ err: String(err) }, 'agent token invalidation channel unavailable');
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.().catch(() => {});
+    this.unsubscribe = null;
+    await this.writer.stop();
+  }
+
+  /** The server whose token this is; 401 for anything else. */
+  async authenticate(header: string | undefined): Promise<AgentServer> {
+    const m = header ? BEARER.exec(header) : null;
+    const server = m ? await this.tokens.resolve(hashAgentToken(m[1])) : null;
+    if (!server) throw new UnauthorizedError('Invalid agent token');
+    return server;
+  }
+
+  async ingest(server: AgentServer, reading: Reading): Promise<void> {
+    const now = this.d.now();
+    let active: Set<AlertType> | null = null;
+    try {
+      active = await this.d.engine.activeTypes(server.id);
+    } catch (err) {
+      this.cacheError(err);
+    }
+    await this.writer.record(server, new Date(now).toISOString(), server.status !== 'online' || active?.has('offline') === true);
+    if (active) await this.d.engine.evaluate(server, reading, active, now);
+  }
+
+  /** Writes buffered heartbeat times now (the offline detector calls this before it reads them). */
+  flushHeartbeats(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  /** A new token for the server (shown once); the previous one stops working on every worker. */
+  async rotateToken(actor: Actor, serverId: number): Promise<{ server_id: number; agent_token: string }> {
+    await this.d.servers.get(serverId);
+    const { token } = await this.issueToken(serverId);
+    await this.d.audit.record(actor, 'rotate_agent_token', { type: 'server', id: serverId });
+    return { server_id: serverId, agent_token: token };
+  }
+
+  /** Stores a new token's hash; returns the previous hash so a failed install can put it back. */
+  async issueToken(serverId: number): Promise<{ token: string; hash: string; previous: string | null }> {
+    const previous = (await this.d.repo.tokenHash(serverId)) ?? null;
+    const token = newAgentToken();
+    const hash = hashAgentToken(token);
+    await this.d.repo.setTokenHash(serverId, hash);
+    await this.invalidate(serverId);
+    return { token, hash, previous };
+  }
+
+  /** Puts back `previous` unless the token was rotated again meanwhile. */
+  async restoreToken(serverId: number, issuedHash: string, previous: string | null): Promise<void> {
+    if (await this.d.repo.setTokenHash(serverId, previous, issuedHash)) await this.invalidate(serverId);
+  }
+
+  setStatus(ids: number[], status: string): void {
+    this.tokens.setStatus(ids, status);
+  }
+
+  private async invalidate(serverId: number): Promise<void> {
+    this.tokens.evictServers([serverId]);
+    try {
+      await this.d.cache.publish(TOKENS_CHANNEL, JSON.stringify({ server_id: serverId }));
+    } catch (err) {
+      this.d.log.warn({ err: String(err), serverId }, 'could not announce an agent token rotation to other workers');
+    }
+  }
+
+  private cacheError(err: unknown): void {
+    const now = Date.now();
+    if (now - this.lastCacheErrorAt < 30_000) return;
+    this.lastCacheErrorAt = now;
+    this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'cache unavailable; heartbeat recorded without alert checks');
+  }
+}

@@ -1,0 +1,86 @@
+/** `/api/settings/ip-allowlist...`: the login IP allowlist (spec §D). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Container } from '../../container.js';
+import { UnprocessableError } from '../../core/errors.js';
+import { ErrorResponse } from '../auth/auth.schemas.js';
+import { systemResolver } from '../auth/login-guard.js';
+import {
+  AllowlistStateSchema,
+  ManualBody,
+  ManualResponse,
+  ParseSubscriptionBody,
+  ParseSubscriptionResponse,
+  RemoveQuery,
+  RemoveResponse,
+  SaveBody,
+  SaveResponse,
+  ToggleQuery,
+  ToggleResponse,
+  parseBoolParam,
+} from './allowlist.schemas.js';
+import { AllowlistService } from './allowlist.service.js';
+import { SafeFetcher } from './safe-fetch.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+
+export const allowlistRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  if (c.config.allowPrivateFetch) {
+    c.log.warn(
+      { FLEET_ALLOW_PRIVATE_FETCH: '1' },
+      '!!! FLEET_ALLOW_PRIVATE_FETCH=1: the subscription fetcher may reach LOOPBACK addresses. This is for tests only; never set it in production !!!',
+    );
+  }
+  const service = new AllowlistService({
+    settings: c.settings,
+    cache: c.cache,
+    audit: c.audit,
+    log: c.log,
+    fetcher: new SafeFetcher({ resolve: c.fetchResolver ?? systemResolver, allowLoopback: c.config.allowPrivateFetch }),
+  });
+  if (c.config.backgroundJobs) service.start();
+  c.onClose(() => service.stop());
+
+  const tags = ['ip-allowlist'];
+
+  app.get('/ip-allowlist', { schema: { tags, response: { 200: AllowlistStateSchema, 401: ErrorResponse } } }, async () =>
+    service.state(),
+  );
+
+  app.post(
+    '/ip-allowlist/parse-subscription',
+    { schema: { tags, body: ParseSubscriptionBody, response: { 200: ParseSubscriptionResponse, ...errors } } },
+    async (req) => service.parseSubscription(req.actor, req.body.url),
+  );
+
+  app.post(
+    '/ip-allowlist',
+    { schema: { tags, body: SaveBody, response: { 200: SaveResponse, ...errors } } },
+    async (req) => service.save(req.actor, req.body),
+  );
+
+  app.post(
+    '/ip-allowlist/toggle',
+    { schema: { tags, querystring: ToggleQuery, response: { 200: ToggleResponse, ...errors } } },
+    async (req) => {
+      const enabled = parseBoolParam(req.query.enabled);
+      if (enabled === null) {
+        throw new UnprocessableError('Validation failed: querystring.enabled must be a boolean', [
+          { path: 'querystring.enabled', message: 'must be a boolean' },
+        ]);
+      }
+      return service.toggle(req.actor, enabled);
+    },
+  );
+
+  app.post(
+    '/ip-allowlist/manual',
+    { schema: { tags, body: ManualBody, response: { 200: ManualResponse, ...errors } } },
+    async (req) => service.addManual(req.actor, req.body.ips),
+  );
+
+  app.delete(
+    '/ip-allowlist/ip',
+    { schema: { tags, querystring: RemoveQuery, response: { 200: RemoveResponse, ...errors } } },
+    async (req) => service.removeIp(req.actor, req.query.ip),
+  );
+};

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+
+const Entry = Type.String({ maxLength: 300 });
+
+export const AllowlistStateSchema = Type.Object({
+  enabled: Type.Boolean(),
+  subscription_url: Type.String(),
+  subscription_ips: Type.Array(Type.String()),
+  manual_ips: Type.Array(Type.String()),
+  subscription_count: Type.Integer(),
+  manual_count: Type.Integer(),
+  total_count: Type.Integer(),
+  last_refresh: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ParseSubscriptionBody = Type.Object({ url: Type.String({ minLength: 1, maxLength: 4096 }) });
+
+export const ParseSubscriptionResponse = Type.Object({ hosts: Type.Array(Type.String()), count: Type.Integer() });
+
+export const SaveBody = Type.Object({
+  manual_ips: Type.Array(Entry, { default: [], maxItems: 10000 }),
+  subscription_url: Type.Optional(Type.String({ maxLength: 4096 })),
+  enabled: Type.Optional(Type.Boolean()),
+});
+
+export const SaveResponse = Type.Object({
+  success: Type.Boolean(),
+  manual_count: Type.Integer(),
+  subscription_ips: Type.Array(Type.String()),
+  subscription_count: Type.Integer(),
+  last_refresh: Type.Union([Type.String(), Type.Null()]),
+  refresh_ok: Type.Boolean(),
+  refresh_error: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** `true`/`false`, also `1`/`0`, `yes`/`no`, `on`/`off` (case-insensitive), as form-style clients send. */
+export const ToggleQuery = Type.Object({ enabled: Type.Union([Type.Boolean(), Type.String({ maxLength: 10 })]) });
+
+export function parseBoolParam(value: boolean | string): boolean | null {
+  if (typeof value === 'boolean') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return null;
+}
+
+export const ToggleResponse = Type.Object({ success: Type.Boolean(), enabled: Type.Boolean() });
+
+export const ManualBody = Type.Object({ ips: Type.Array(Entry, { minItems: 1, maxItems: 100 }) });
+
+export const ManualResponse = Type.Object({ success: Type.Boolean(), manual_ips: Type.Array(Type.String()) });
+
+export const RemoveQuery = Type.Object({ ip: Type.String({ minLength: 1, maxLength: 300 }) });
+
+export const RemoveResponse = Type.Object({ success: Type.Boolean(), removed: Type.String(), remaining: Type.Integer() });

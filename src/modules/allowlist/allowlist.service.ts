@@ -1,0 +1,242 @@
+/**
+ * The login IP allowlist (spec §D, CONTRACT §8). State lives in settings, so every change goes
+ * through `RuntimeSettings.set` and reaches the other workers; `login_allowed_ips` (the union
+ * of subscription and manual entries) and `login_allowlist_enabled` are what the login guard reads.
+ */
+import type { Cache } from '../../adapters/cache/cache.js';
+import type { Actor } from '../../core/actor.js';
+import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { nowIso } from '../../core/time.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import { dedupe, joinList, normalizeEntry, splitList, validateEntries } from './allowlist-entries.js';
+import { FetchRejectedError, type SafeFetcher } from './safe-fetch.js';
+import { extractHosts } from './subscription-parser.js';
+
+export const K = {
+  enabled: 'login_allowlist_enabled',
+  url: 'login_subscription_url',
+  subscription: 'login_subscription_ips',
+  manual: 'login_manual_ips',
+  allowed: 'login_allowed_ips',
+  /** Internal: when the subscription list was last replaced (not a PUT-able key). */
+  lastRefresh: 'login_subscription_last_refresh',
+} as const;
+
+export const REFRESH_PERIOD_MS = 2 * 60 * 60 * 1000;
+const REFRESH_LOCK = 'allowlist:subscription-refresh';
+
+export interface AllowlistState {
+  enabled: boolean;
+  subscription_url: string;
+  subscription_ips: string[];
+  manual_ips: string[];
+  subscription_count: number;
+  manual_count: number;
+  total_count: number;
+  last_refresh: string | null;
+}
+
+export interface SaveInput {
+  manual_ips?: string[];
+  subscription_url?: string;
+  enabled?: boolean;
+}
+
+export interface SaveResult {
+  success: true;
+  manual_count: number;
+  subscription_ips: string[];
+  subscription_count: number;
+  last_refresh: string | null;
+  refresh_ok: boolean;
+  refresh_error: string | null;
+}
+
+export interface AllowlistServiceDeps {
+  settings: RuntimeSettings;
+  cache: Cache;
+  audit: AuditService;
+  log: Logger;
+  fetcher: SafeFetcher;
+}
+
+export class AllowlistService {
+  /** Mutations of this worker run one after another so read-modify-write never interleaves. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly d: AllowlistServiceDeps) {}
+
+  state(): AllowlistState {
+    const subscription = splitList(this.d.settings.get(K.subscription));
+    const manual = splitList(this.d.settings.get(K.manual));
+    return {
+      enabled: this.d.settings.getBool(K.enabled),
+      subscription_url: this.d.settings.get(K.url) ?? '',
+      subscription_ips: subscription,
+      manual_ips: manual,
+      subscription_count: subscription.length,
+      manual_count: manual.length,
+      total_count: dedupe([...subscription, ...manual]).length,
+      last_refresh: this.d.settings.get(K.lastRefresh) || null,
+    };
+  }
+
+  /** Fetches and parses a subscription; every failure is a 400 with a safe message. */
+  async fetchHosts(url: string): Promise<string[]> {
+    let body: string;
+    try {
+      body = await this.d.fetcher.fetchText(url);
+    } catch (err) {
+      if (err instanceof FetchRejectedError) throw new BadRequestError(err.message);
+      throw new BadRequestError('Subscription fetch failed');
+    }
+    const hosts = extractHosts(body);
+    if (hosts.length === 0) throw new BadRequestError('No hosts could be extracted from the subscription');
+    return hosts;
+  }
+
+  async parseSubscription(actor: Actor, url: string): Promise<{ hosts: string[]; count: number }> {
+    const hosts = await this.fetchHosts(url);
+    await this.d.audit.record(actor, 'parse_subscription', { type: 'ip_allowlist', detail: `hosts=${hosts.length}` });
+    return { hosts, count: hosts.length };
+  }
+
+  save(actor: Actor, input: SaveInput): Promise<SaveResult> {
+    const manual = validateEntries(input.manual_ips ?? []);
+    return this.serial(async () => {
+      const url = input.subscription_url !== undefined ? input.subscription_url.trim() : (this.d.settings.get(K.url) ?? '').trim();
+      let refreshed: string[] | null = null;
+      let refreshError: string | null = null;
+      if (url) {
+        // Fetched before anything is written, so a slow or failing refresh leaves no half state.
+        try {
+          refreshed = await this.fetchHosts(url);
+        } catch (err) {
+          refreshError = err instanceof Error ? err.message : 'Subscription refresh failed';
+        }
+      }
+      await this.d.settings.set(K.manual, joinList(manual));
+      if (input.enabled !== undefined) await this.d.settings.set(K.enabled, String(input.enabled));
+      if (input.subscription_url !== undefined) await this.d.settings.set(K.url, url);
+      if (!url) {
+        await this.d.settings.set(K.subscription, '');
+        await this.d.settings.set(K.lastRefresh, '');
+      } else if (refreshed) {
+        await this.d.settings.set(K.subscription, joinList(refreshed));
+        await this.d.settings.set(K.lastRefresh, nowIso());
+      }
+      await this.recompute();
+      const s = this.state();
+      await this.d.audit.record(actor, 'update_ip_allowlist', {
+        type: 'ip_allowlist',
+        detail: `enabled=${s.enabled} manual=${s.manual_count} subscription=${s.subscription_count} refresh_ok=${refreshError === null}`,
+      });
+      return {
+        success: true as const,
+        manual_count: s.manual_count,
+        subscription_ips: url ? s.subscription_ips : [],
+        subscription_count: url ? s.subscription_count : 0,
+        last_refresh: url ? s.last_refresh : null,
+        refresh_ok: refreshError === null,
+        refresh_error: refreshError,
+      };
+    });
+  }
+
+  toggle(actor: Actor, enabled: boolean): Promise<{ success: true; enabled: boolean }> {
+    return this.serial(async () => {
+      await this.d.settings.set(K.enabled, enabled ? 'true' : 'false');
+      await this.d.audit.record(actor, 'toggle_ip_allowlist', { type: 'ip_allowlist', detail: `enabled=${enabled}` });
+      return { success: true as const, enabled };
+    });
+  }
+
+  addManual(actor: Actor, ips: string[]): Promise<{ success: true; manual_ips: string[] }> {
+    const added = validateEntries(ips);
+    return this.serial(async () => {
+      const manual = dedupe([...splitList(this.d.settings.get(K.manual)), ...added]);
+      await this.d.settings.set(K.manual, joinList(manual));
+      await this.recompute();
+      await this.d.audit.record(actor, 'add_manual_ips', { type: 'ip_allowlist', detail: `added=${added.join(',')}`.slice(0, 1000) });
+      return { success: true as const, manual_ips: manual };
+    });
+  }
+
+  removeIp(actor: Actor, ip: string): Promise<{ success: true; removed: string; remaining: number }> {
+    const wanted = normalizeEntry(ip) ?? ip.trim();
+    return this.serial(async () => {
+      const manual = splitList(this.d.settings.get(K.manual));
+      if (!manual.includes(wanted)) throw new NotFoundError('The entry is not in the manual allowlist');
+      const remaining = manual.filter((e) => e !== wanted);
+      await this.d.settings.set(K.manual, joinList(remaining));
+      await this.recompute();
+      await this.d.audit.record(actor, 'remove_allowlist_ip', { type: 'ip_allowlist', id: wanted, detail: `ip=${wanted}` });
+      return { success: true as const, removed: wanted, remaining: remaining.length };
+    });
+  }
+
+  /** Re-reads the stored subscription URL; a failure keeps the previous list. True when replaced. */
+  refreshSubscription(): Promise<boolean> {
+    return this.serial(async () => {
+      const url = (this.d.settings.get(K.url) ?? '').trim();
+      if (!url) return false;
+      try {
+        const hosts = await this.fetchHosts(url);
+        await this.d.settings.set(K.subscription, joinList(hosts));
+        await this.d.settings.set(K.lastRefresh, nowIso());
+        await this.recompute();
+        this.d.log.info({ hosts: hosts.length }, 'login allowlist subscription refreshed');
+        return true;
+      } catch (err) {
+        this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'login allowlist subscription refresh failed; keeping the previous list');
+        return false;
+      }
+    });
+  }
+
+  /**
+   * One scheduled check: when a subscription is set and its last refresh is older than the period,
+   * the worker that wins the cache lock refreshes it. The lock is left to expire, so across all
+   * workers there is at most one refresh per period. True when this worker refreshed.
+   */
+  async runScheduledRefresh(periodMs = REFRESH_PERIOD_MS): Promise<boolean> {
+    try {
+      if (!(this.d.settings.get(K.url) ?? '').trim()) return false;
+      const last = Date.parse(this.d.settings.get(K.lastRefresh) ?? '');
+      if (Number.isFinite(last) && Date.now() - last < periodMs) return false;
+      const token = await this.d.cache.acquireLock(REFRESH_LOCK, periodMs);
+      if (!token) return false;
+      return await this.refreshSubscription();
+    } catch (err) {
+      this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduled allowlist refresh skipped');
+      return false;
+    }
+  }
+
+  start(checkEveryMs = 10 * 60 * 1000, periodMs = REFRESH_PERIOD_MS): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.runScheduledRefresh(periodMs), checkEveryMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.queue.catch(() => {});
+  }
+
+  /** `login_allowed_ips` = subscription ∪ manual, written only when it changed. */
+  private async recompute(): Promise<void> {
+    const allowed = joinList(dedupe([...splitList(this.d.settings.get(K.subscription)), ...splitList(this.d.settings.get(K.manual))]));
+    if ((this.d.settings.get(K.allowed) ?? '') !== allowed) await this.d.settings.set(K.allowed, allowed);
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}

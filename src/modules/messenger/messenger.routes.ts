@@ -1,0 +1,59 @@
+/** `/api/settings/messenger/...`: the bot channel endpoints (spec §C), default and offline bot. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.js';
+import { ErrorResponse } from '../auth/auth.schemas.js';
+import { SecretSettings } from '../settings/secret-settings.js';
+import type { BotKind } from './bot-credentials.js';
+import { MessengerService } from './messenger.service.js';
+
+const ChatSchema = Type.Object({
+  id: Type.Union([Type.Integer(), Type.String()]),
+  type: Type.String(),
+  title: Type.String(),
+  username: Type.Union([Type.String(), Type.Null()]),
+});
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  404: ErrorResponse,
+  500: ErrorResponse,
+  502: ErrorResponse,
+};
+
+export const messengerRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  const service = new MessengerService({
+    settings: c.settings,
+    secrets: new SecretSettings(c.settings, c.cipher, c.log),
+    audit: c.audit,
+    apiBase: c.config.messengerApiBase,
+  });
+
+  const variants: Array<[string, BotKind]> = [
+    ['/messenger', 'default'],
+    ['/messenger/offline', 'offline'],
+  ];
+  for (const [base, kind] of variants) {
+    app.post(
+      `${base}/test`,
+      { schema: { tags: ['messenger'], response: { 200: Type.Object({ success: Type.Boolean() }), ...errors } } },
+      async () => service.sendTest(kind),
+    );
+    app.post(
+      `${base}/reveal-token`,
+      { schema: { tags: ['messenger'], response: { 200: Type.Object({ key: Type.String(), value: Type.String() }), ...errors } } },
+      async (req) => service.revealToken(req.actor, kind),
+    );
+    app.get(
+      `${base}/chats`,
+      {
+        schema: {
+          tags: ['messenger'],
+          response: { 200: Type.Object({ chats: Type.Array(ChatSchema), count: Type.Integer() }), ...errors },
+        },
+      },
+      async () => service.chats(kind),
+    );
+  }
+};

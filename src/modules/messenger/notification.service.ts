@@ -1,0 +1,85 @@
+/**
+ * The one entry point other modules use to notify admins (monitoring alerts, script completion,
+ * the restart notice). Each kind is gated by its `notify_<kind>` setting (on when unset); offline
+ * alerts prefer the dedicated offline bot. Sending never throws: failures are logged, without
+ * the token.
+ */
+import type { Notifier } from '../../adapters/notifiers/notifier.js';
+import { createMessengerNotifier } from '../../adapters/notifiers/messenger-notifier.js';
+import type { Logger } from '../../core/logger.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { SecretSettings } from '../settings/secret-settings.js';
+import { botCredentials, type BotKind } from './bot-credentials.js';
+
+export const NOTIFICATION_KINDS = [
+  'alert_cpu',
+  'alert_mem',
+  'alert_disk',
+  'alert_offline',
+  'recovery',
+  'time_drift',
+  'system_cache',
+  'system_db',
+  'restart',
+  'script_complete',
+] as const;
+
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export interface NotifierTarget {
+  apiBase: string;
+  token: string;
+  chatId: string;
+  channel: string;
+}
+
+export interface NotificationServiceDeps {
+  settings: RuntimeSettings;
+  secrets: SecretSettings;
+  apiBase: string;
+  log: Logger;
+  /** Builds the channel for one bot and chat (tests and future channels may swap it). */
+  createNotifier?: (target: NotifierTarget) => Notifier;
+}
+
+export class NotificationService {
+  private readonly createNotifier: (target: NotifierTarget) => Notifier;
+
+  constructor(private readonly d: NotificationServiceDeps) {
+    this.createNotifier = d.createNotifier ?? ((t) => createMessengerNotifier(t));
+  }
+
+  enabled(kind: NotificationKind): boolean {
+    return this.d.settings.getBool(`notify_${kind}`, true);
+  }
+
+  /** The channel that would carry this kind right now, or null when no bot is fully configured. */
+  notifierFor(kind: NotificationKind): Notifier | null {
+    const order: BotKind[] = kind === 'alert_offline' ? ['offline', 'default'] : ['default'];
+    for (const bot of order) {
+      const creds = botCredentials(bot, this.d.settings, this.d.secrets);
+      if (creds.token && creds.chatId) {
+        return this.createNotifier({ apiBase: this.d.apiBase, token: creds.token, chatId: creds.chatId, channel: creds.channel });
+      }
+    }
+    return null;
+  }
+
+  /** True when the message was delivered; false when switched off, unconfigured or failed. */
+  async notify(kind: NotificationKind, html: string): Promise<boolean> {
+    try {
+      if (!this.enabled(kind)) return false;
+      const notifier = this.notifierFor(kind);
+      if (!notifier) {
+        this.d.log.info({ kind }, 'notification skipped: messenger bot token or chat id not configured');
+        return false;
+      }
+      await notifier.send(html);
+      return true;
+    } catch (err) {
+      const description = err instanceof Error ? err.message : String(err);
+      this.d.log.warn({ kind, err: description }, 'notification could not be sent');
+      return false;
+    }
+  }
+}

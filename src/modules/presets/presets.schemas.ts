@@ -1,0 +1,33 @@
+import { Type } from 'typebox';
+
+/** Text that is stored as-is: PostgreSQL refuses NUL characters, so they are a schema failure. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const PresetRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const PresetView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  username: Type.String(),
+  created_at: Type.String(),
+});
+
+const Username = Type.Union([Type.String({ maxLength: 100, pattern: NO_NUL }), Type.Null()]);
+
+export const CreatePresetBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
+  username: Type.Optional(Username),
+  encrypted_pw: Type.String({ minLength: 1, maxLength: 4096 }),
+});
+
+export const UpdatePresetBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL })),
+  username: Type.Optional(Username),
+  encrypted_pw: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+});
+
+export const RevealBody = Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 1024 }) });
+
+export const RevealedPreset = Type.Object({ id: Type.Integer(), name: Type.String(), password: Type.String() });

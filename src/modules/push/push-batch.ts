@@ -1,0 +1,168 @@
+/**
+ * Executes one push batch: waves of `batchSize` servers, at most `concurrency` rsyncs at once,
+ * the shared cancel flag checked before each server starts. Every server's result is written as
+ * soon as it is known, so the stored batch is always the truth, even after a crash.
+ */
+import type { Cache } from '../../adapters/cache/cache.js';
+import { DecryptionError } from '../../core/crypto.js';
+import { DomainError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { nowIso } from '../../core/time.js';
+import type { ServerRow } from '../../db/types.js';
+import type { LiveEvent } from '../events/event-bus.js';
+import type { RetriesService } from '../retries/retries.service.js';
+import type { ServersService } from '../servers/servers.service.js';
+import { mapLimit } from './map-limit.js';
+import { effectiveTargetPath } from './push-source.js';
+import { batchStatus, type BatchCounts, type BatchStatus, type PushRepository } from './push.repository.js';
+import type { SyncMode } from './push.schemas.js';
+import type { RsyncRunner } from './rsync-runner.js';
+
+export const CANCEL_KEY_PREFIX = 'push:cancel:';
+export const SHUTDOWN_ERROR = 'interrupted by a service shutdown';
+
+export interface BatchDeps {
+  repo: PushRepository;
+  runner: RsyncRunner;
+  retries: Pick<RetriesService, 'createForFailure'>;
+  servers: Pick<ServersService, 'targetFromRow'>;
+  cache: Cache;
+  events: { publish(event: LiveEvent): Promise<void> };
+  log: Logger;
+}
+
+export interface BatchPlan {
+  batchId: string;
+  operator: string;
+  /** Resolved local directory. */
+  source: string;
+  /** As requested; each server falls back to its own target path, then /tmp/sync. */
+  targetPath: string | null;
+  mode: SyncMode;
+  batchSize: number;
+  concurrency: number;
+  /** Known servers, in request order. */
+  members: ServerRow[];
+  /** Servers already failed at creation (unknown ids). */
+  failedAtStart: number;
+  total: number;
+  signal: AbortSignal;
+}
+
+export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchStatus> {
+  const counts: BatchCounts = { succeeded: 0, failed: p.failedAtStart, skipped: 0 };
+  const started = new Set<number>();
+  let cancelled = false;
+
+  const isCancelled = async (): Promise<boolean> => {
+    try {
+      return (await d.cache.get(`${CANCEL_KEY_PREFIX}${p.batchId}`)) !== null;
+    } catch (err) {
+      d.log.warn({ batchId: p.batchId, err: err instanceof Error ? err.message : String(err) }, 'cancel flag unreadable');
+      return false;
+    }
+  };
+  const progress = (serverId: number, status: string, extra: Record<string, unknown> = {}): void => {
+    void d.events.publish({ type: 'push_progress', batch_id: p.batchId, server_id: serverId, status, ...extra });
+  };
+
+  const runOne = async (row: ServerRow): Promise<void> => {
+    if (cancelled || p.signal.aborted) return;
+    if (await isCancelled()) {
+      cancelled = true;
+      return;
+    }
+    started.add(row.id);
+    await d.repo.updateResult(p.batchId, [row.id], { status: 'running' });
+    progress(row.id, 'running', { server_name: row.name });
+    const remotePath = effectiveTargetPath(p.targetPath, row.target_path);
+    let outcome: { ok: boolean; error: string | null; files: number; bytes: number; durationMs: number };
+    try {
+      const target = await d.servers.targetFromRow(row);
+      const r = await d.runner.run(target, { source: p.source, remotePath, mode: p.mode, signal: p.signal });
+      outcome = {
+        ok: r.ok,
+        error: r.error,
+        files: r.stats?.regularFilesTransferred ?? 0,
+        bytes: r.stats?.totalTransferredFileSize ?? 0,
+        durationMs: r.durationMs,
+      };
+    } catch (err) {
+      // targetFromRow: missing credentials (400) or an unreadable secret; both messages are safe.
+      const safe = err instanceof DomainError || err instanceof DecryptionError;
+      if (!safe) d.log.warn({ batchId: p.batchId, serverId: row.id, err: String(err) }, 'push could not start');
+      outcome = { ok: false, error: safe ? err.message : 'The push could not be started', files: 0, bytes: 0, durationMs: 0 };
+    }
+    if (outcome.ok) {
+      counts.succeeded++;
+      await d.repo.updateResult(p.batchId, [row.id], {
+        status: 'success',
+        files_transferred: outcome.files,
+        bytes_transferred: outcome.bytes,
+        duration_ms: outcome.durationMs,
+        error: null,
+      });
+      progress(row.id, 'success', {
+        server_name: row.name,
+        files_transferred: outcome.files,
+        bytes_transferred: outcome.bytes,
+        duration_ms: outcome.durationMs,
+      });
+      return;
+    }
+    counts.failed++;
+    const error = outcome.error ?? 'rsync failed';
+    const retryJobId = await failWithRetry(d, p, row, remotePath, error, outcome.durationMs);
+    progress(row.id, 'failed', { server_name: row.name, error, retry_job_id: retryJobId, duration_ms: outcome.durationMs });
+  };
+
+  for (let i = 0; i < p.members.length && !cancelled && !p.signal.aborted; i += p.batchSize) {
+    await mapLimit(p.members.slice(i, i + p.batchSize), p.concurrency, runOne);
+  }
+
+  const notStarted = p.members.filter((m) => !started.has(m.id));
+  if (notStarted.length > 0 && cancelled) {
+    counts.skipped += notStarted.length;
+    await d.repo.updateResult(p.batchId, notStarted.map((m) => m.id), { status: 'skipped' });
+    for (const m of notStarted) progress(m.id, 'skipped', { server_name: m.name });
+  } else if (notStarted.length > 0) {
+    // Shut down before these started: failed, but recoverable through their retry jobs.
+    for (const m of notStarted) {
+      counts.failed++;
+      const retryJobId = await failWithRetry(d, p, m, effectiveTargetPath(p.targetPath, m.target_path), SHUTDOWN_ERROR, 0);
+      progress(m.id, 'failed', { server_name: m.name, error: SHUTDOWN_ERROR, retry_job_id: retryJobId });
+    }
+  }
+
+  const status = batchStatus(counts, cancelled);
+  await d.repo.finishBatch(p.batchId, status, counts, nowIso());
+  void d.events.publish({ type: 'push_complete', batch_id: p.batchId, status, total: p.total, operator: p.operator, ...counts });
+  return status;
+}
+
+async function failWithRetry(
+  d: BatchDeps,
+  p: BatchPlan,
+  row: ServerRow,
+  remotePath: string,
+  error: string,
+  durationMs: number,
+): Promise<number | null> {
+  let retryJobId: number | null = null;
+  try {
+    retryJobId = await d.retries.createForFailure({
+      serverId: row.id,
+      serverName: row.name,
+      operator: p.operator,
+      source: p.source,
+      targetPath: remotePath,
+      mode: p.mode,
+      batchId: p.batchId,
+      error,
+    });
+  } catch (err) {
+    d.log.error({ batchId: p.batchId, serverId: row.id, err: err instanceof Error ? err.message : String(err) }, 'retry job not created');
+  }
+  await d.repo.updateResult(p.batchId, [row.id], { status: 'failed', error, duration_ms: durationMs, retry_job_id: retryJobId });
+  return retryJobId;
+}

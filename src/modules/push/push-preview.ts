@@ -1,0 +1,63 @@
+/** Turning a dry run's `--stats --itemize-changes` output into the preview answer (CONTRACT §4). */
+import type { RsyncStats } from '../../adapters/rsync/index.js';
+import type { ServerRow } from '../../db/types.js';
+import type { SyncMode } from './push.schemas.js';
+
+export const FILE_LIST_MAX = 200;
+
+export interface PreviewResult {
+  server_id: number;
+  server_name: string;
+  sync_mode: SyncMode;
+  files_total: number;
+  files_to_transfer: number;
+  bytes_total: number;
+  bytes_to_transfer: number;
+  files_created: number;
+  files_deleted?: number;
+  file_list?: string[];
+  file_list_truncated: boolean;
+}
+
+/** An itemized line: `>f+++++++++ path`, `cd+++++++++ dir/`, `*deleting   path`. */
+const ITEMIZED = /^(?:\*deleting +|[<>ch.][fdLDS][^ ]{9,10} )(.*)$/;
+
+export function itemizedLines(stdout: string): string[] {
+  const lines: string[] = [];
+  for (const line of stdout.split('\n')) {
+    if (line.startsWith('Number of files:')) break; // the --stats block follows the list
+    const m = ITEMIZED.exec(line);
+    if (m && m[1] !== './') lines.push(line);
+  }
+  return lines;
+}
+
+/** "Number of created files: 4 (reg: 2, dir: 2)": the regular files, else the total. */
+function regularCount(stdout: string, label: string, fallback: number): number {
+  const m = new RegExp(`^Number of ${label} files:\\s*[\\d,.']+(?:\\s*\\(([^)]*)\\))?`, 'm').exec(stdout);
+  // No breakdown (a zero count, or an rsync too old to print one): the total it is.
+  if (!m?.[1]) return fallback;
+  const reg = /\breg:\s*([\d,.']+)/.exec(m[1]);
+  return reg ? Number(reg[1].replace(/[,.']/g, '')) : 0;
+}
+
+export function toPreview(row: ServerRow, mode: SyncMode, stats: RsyncStats, stdout: string, verbose: boolean): PreviewResult {
+  const out: PreviewResult = {
+    server_id: row.id,
+    server_name: row.name,
+    sync_mode: mode,
+    files_total: stats.regularFilesTotal ?? stats.filesTotal,
+    files_to_transfer: stats.regularFilesTransferred,
+    bytes_total: stats.totalFileSize,
+    bytes_to_transfer: stats.totalTransferredFileSize,
+    files_created: regularCount(stdout, 'created', stats.filesCreated),
+    file_list_truncated: false,
+  };
+  if (mode === 'full') out.files_deleted = regularCount(stdout, 'deleted', stats.filesDeleted);
+  if (verbose) {
+    const lines = itemizedLines(stdout);
+    out.file_list = lines.slice(0, FILE_LIST_MAX);
+    out.file_list_truncated = lines.length > FILE_LIST_MAX;
+  }
+  return out;
+}

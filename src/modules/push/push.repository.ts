@@ -1,0 +1,163 @@
+import type { Kysely } from 'kysely';
+import type { Database, PushBatchRow, PushResultRow } from '../../db/types.js';
+import { isUniqueViolation } from '../servers/servers.repository.js';
+
+export type ResultStatus = 'pending' | 'running' | 'success' | 'failed' | 'skipped';
+export type BatchStatus = 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+
+export interface NewResult {
+  server_id: number;
+  server_name: string | null;
+  status: ResultStatus;
+  error?: string | null;
+}
+
+export interface ResultUpdate {
+  status: ResultStatus;
+  files_transferred?: number;
+  bytes_transferred?: number;
+  duration_ms?: number;
+  error?: string | null;
+  retry_job_id?: number | null;
+}
+
+export interface BatchCounts {
+  succeeded: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Push history: one batch row and one result row per server. */
+export class PushRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Inserts the batch and its results at once; false when the batch id is already taken. */
+  async createBatch(batch: Omit<PushBatchRow, 'finished_at'>, results: NewResult[]): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('push_batches').values({ ...batch, finished_at: null }).execute();
+        // Chunked: SQLite caps bound parameters per statement.
+        for (let i = 0; i < results.length; i += 100) {
+          await trx
+            .insertInto('push_results')
+            .values(
+              results.slice(i, i + 100).map((r) => ({
+                batch_id: batch.batch_id,
+                server_id: r.server_id,
+                server_name: r.server_name,
+                status: r.status,
+                files_transferred: 0,
+                bytes_transferred: 0,
+                duration_ms: 0,
+                error: r.error ?? null,
+                retry_job_id: null,
+              })),
+            )
+            .execute();
+        }
+      });
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  async batchExists(batchId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('push_batches').select('batch_id').where('batch_id', '=', batchId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async updateResult(batchId: string, serverIds: number[], u: ResultUpdate): Promise<void> {
+    if (serverIds.length === 0) return;
+    await this.db
+      .updateTable('push_results')
+      .set(u)
+      .where('batch_id', '=', batchId)
+      .where('server_id', 'in', serverIds)
+      .execute();
+  }
+
+  async finishBatch(batchId: string, status: BatchStatus, counts: BatchCounts, finishedAt: string): Promise<void> {
+    await this.db
+      .updateTable('push_batches')
+      .set({ status, ...counts, finished_at: finishedAt })
+      .where('batch_id', '=', batchId)
+      .execute();
+  }
+
+  async getBatch(batchId: string): Promise<PushBatchRow | undefined> {
+    return this.db.selectFrom('push_batches').selectAll().where('batch_id', '=', batchId).executeTakeFirst();
+  }
+
+  async listBatches(limit: number): Promise<PushBatchRow[]> {
+    return this.db
+      .selectFrom('push_batches')
+      .selectAll()
+      .orderBy('started_at', 'desc')
+      .orderBy('batch_id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async resultsOf(batchIds: string[]): Promise<PushResultRow[]> {
+    if (batchIds.length === 0) return [];
+    return this.db
+      .selectFrom('push_results')
+      .selectAll()
+      .where('batch_id', 'in', batchIds)
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  /** Counts by result status, straight from the rows (the source of truth after a crash). */
+  async countResults(batchId: string): Promise<BatchCounts & { pending: number }> {
+    const rows = await this.db
+      .selectFrom('push_results')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('batch_id', '=', batchId)
+      .groupBy('status')
+      .execute();
+    const by = new Map(rows.map((r) => [r.status, Number(r.n)]));
+    return {
+      succeeded: by.get('success') ?? 0,
+      failed: by.get('failed') ?? 0,
+      skipped: by.get('skipped') ?? 0,
+      pending: (by.get('pending') ?? 0) + (by.get('running') ?? 0),
+    };
+  }
+
+  /**
+   * After a restart nothing of an earlier process still runs: its `running` batches are closed
+   * and their unfinished servers failed. Returns the batch ids it closed.
+   */
+  async failInterrupted(error: string, now: string): Promise<string[]> {
+    const stale = await this.db.selectFrom('push_batches').select('batch_id').where('status', '=', 'running').execute();
+    const closed: string[] = [];
+    for (const { batch_id } of stale) {
+      await this.db
+        .updateTable('push_results')
+        .set({ status: 'failed', error })
+        .where('batch_id', '=', batch_id)
+        .where('status', 'in', ['pending', 'running'])
+        .execute();
+      const c = await this.countResults(batch_id);
+      const status = batchStatus(c, false);
+      await this.db
+        .updateTable('push_batches')
+        .set({ status, succeeded: c.succeeded, failed: c.failed, skipped: c.skipped, finished_at: now })
+        .where('batch_id', '=', batch_id)
+        .where('status', '=', 'running')
+        .execute();
+      closed.push(batch_id);
+    }
+    return closed;
+  }
+}
+
+/** completed: no failure; failed: nothing succeeded; partial: some of each; cancelled wins. */
+export function batchStatus(c: BatchCounts, cancelled: boolean): BatchStatus {
+  if (cancelled) return 'cancelled';
+  if (c.failed === 0) return 'completed';
+  return c.succeeded === 0 ? 'failed' : 'partial';
+}

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.js';
+import { ErrorResponse } from '../auth/auth.schemas.js';
+import {
+  BatchAccepted, BatchListQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
+} from './push.schemas.js';
+
+/** Push routes under /api/sync (other plugins share the prefix): files, preview, cancel, batches. */
+export const pushRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  const tags = ['push'];
+
+  // Once per process start: nothing of an earlier process is still running.
+  if (c.config.bootstrap) {
+    await c.push.recoverInterrupted();
+    await c.retries.requeueInterrupted();
+  }
+  c.onClose(() => c.push.shutdown());
+
+  app.post(
+    '/files',
+    {
+      schema: {
+        tags,
+        body: SyncFilesBody,
+        response: { 200: BatchView, 202: BatchAccepted, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const out = await c.push.start(req.actor, req.body);
+      if (out.async) return reply.code(202).send({ batch_id: out.batch_id, status: 'running' as const });
+      return reply.code(200).send(out.batch);
+    },
+  );
+
+  app.post(
+    '/preview',
+    {
+      schema: {
+        tags,
+        body: PreviewBody,
+        response: { 200: PreviewView, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => c.push.preview(req.actor, req.body),
+  );
+
+  app.post(
+    '/cancel',
+    { schema: { tags, body: CancelBody, response: { 200: CancelView, 500: ErrorResponse } } },
+    async (req) => c.push.cancel(req.actor, req.body.batch_id),
+  );
+
+  app.get(
+    '/batches',
+    { schema: { tags, querystring: BatchListQuery, response: { 200: Type.Array(BatchView) } } },
+    async (req) => c.push.listBatches(req.query.limit ?? 20),
+  );
+
+  app.get(
+    '/batches/:batch_id',
+    { schema: { tags, params: BatchParams, response: { 200: BatchView, 404: ErrorResponse } } },
+    async (req) => c.push.getBatch(req.params.batch_id),
+  );
+};

@@ -1,0 +1,87 @@
+import { Type, type TSchema } from 'typebox';
+import { NO_NUL } from '../presets/presets.schemas.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** The push modes (CONTRACT §4); anything else is a 422 through the schema. */
+export const SYNC_MODES = ['incremental', 'full', 'checksum'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+export const SyncModeSchema = Type.Union(SYNC_MODES.map((m) => Type.Literal(m)));
+
+export const BATCH_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+export const BatchId = Type.String({ pattern: BATCH_ID_PATTERN, minLength: 1, maxLength: 64 });
+
+/** Server ids are SQL `integer`; larger values would be a database error, not a clean 422. */
+export const ServerId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+export const ServerIds = Type.Array(ServerId, { minItems: 1, maxItems: 5000 });
+
+export const LocalPath = Type.String({ minLength: 1, maxLength: 4096, pattern: NO_NUL });
+export const RemotePath = Type.String({ maxLength: 4096, pattern: NO_NUL });
+
+export const SyncFilesBody = Type.Object({
+  server_ids: ServerIds,
+  source_path: LocalPath,
+  target_path: Type.Optional(Nullable(RemotePath)),
+  sync_mode: Type.Optional(SyncModeSchema),
+  batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  batch_id: Type.Optional(BatchId),
+  async: Type.Optional(Type.Boolean()),
+});
+
+export const PreviewBody = Type.Object({
+  server_id: ServerId,
+  source_path: LocalPath,
+  target_path: Type.Optional(Nullable(RemotePath)),
+  sync_mode: Type.Optional(SyncModeSchema),
+  verbose: Type.Optional(Type.Boolean()),
+});
+
+export const CancelBody = Type.Object({ batch_id: BatchId });
+
+export const PushResultView = Type.Object({
+  server_id: Type.Integer(),
+  server_name: Nullable(Type.String()),
+  status: Type.String(),
+  files_transferred: Type.Integer(),
+  bytes_transferred: Type.Number(),
+  duration_ms: Type.Integer(),
+  error: Nullable(Type.String()),
+  retry_job_id: Nullable(Type.Integer()),
+});
+
+export const BatchView = Type.Object({
+  batch_id: Type.String(),
+  status: Type.String(),
+  operator: Nullable(Type.String()),
+  source_path: Type.String(),
+  sync_mode: Type.String(),
+  started_at: Type.String(),
+  finished_at: Nullable(Type.String()),
+  total: Type.Integer(),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+  skipped: Type.Integer(),
+  results: Type.Array(PushResultView),
+});
+
+export const BatchAccepted = Type.Object({ batch_id: Type.String(), status: Type.Literal('running') });
+
+export const PreviewView = Type.Object({
+  server_id: Type.Integer(),
+  server_name: Type.String(),
+  sync_mode: Type.String(),
+  files_total: Type.Integer(),
+  files_to_transfer: Type.Integer(),
+  bytes_total: Type.Number(),
+  bytes_to_transfer: Type.Number(),
+  files_created: Type.Integer(),
+  files_deleted: Type.Optional(Type.Integer()),
+  file_list: Type.Optional(Type.Array(Type.String())),
+  file_list_truncated: Type.Boolean(),
+});
+
+export const CancelView = Type.Object({ cancelled: Type.Literal(true), batch_id: Type.String() });
+
+export const BatchListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) });
+export const BatchParams = Type.Object({ batch_id: Type.String({ maxLength: 200 }) });

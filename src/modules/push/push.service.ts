@@ -1,0 +1,250 @@
+/**
+ * The push engine (spec §A, CONTRACT §4): a staged directory to many servers with rsync over
+ * SSH, plus dry-run preview, cancel and the stored batch history. Every input is checked before
+ * anything starts; after that, failures belong to single servers, never to the request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Cache } from '../../adapters/cache/cache.js';
+import type { Actor } from '../../core/actor.js';
+import { BadRequestError, ConflictError, InternalError, NotFoundError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { nowIso } from '../../core/time.js';
+import type { PushBatchRow, PushResultRow, ServerRow } from '../../db/types.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { RetriesService } from '../retries/retries.service.js';
+import type { ServersService } from '../servers/servers.service.js';
+import type { StagingPaths } from '../staging/staging-paths.js';
+import { CANCEL_KEY_PREFIX, executeBatch, type BatchDeps } from './push-batch.js';
+import { toPreview, type PreviewResult } from './push-preview.js';
+import { effectiveTargetPath, resolveSourceDir } from './push-source.js';
+import type { PushRepository, NewResult } from './push.repository.js';
+import type { SyncMode } from './push.schemas.js';
+import type { RsyncRunner } from './rsync-runner.js';
+
+export const DEFAULT_BATCH_SIZE = 50;
+export const DEFAULT_CONCURRENCY = 5;
+const CANCEL_TTL_SECONDS = 3600;
+const PREVIEW_TIMEOUT_MS = 5 * 60_000;
+export const RESTART_ERROR = 'interrupted by a service restart';
+
+export interface PushDeps extends BatchDeps {
+  retries: RetriesService;
+  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  staging: StagingPaths;
+  cache: Cache;
+  audit: AuditService;
+}
+
+export interface PushRequest {
+  server_ids: number[];
+  source_path: string;
+  target_path?: string | null;
+  sync_mode?: SyncMode;
+  batch_size?: number;
+  concurrency?: number;
+  batch_id?: string;
+  async?: boolean;
+}
+
+export interface PreviewRequest {
+  server_id: number;
+  source_path: string;
+  target_path?: string | null;
+  sync_mode?: SyncMode;
+  verbose?: boolean;
+}
+
+export interface PushResultView {
+  server_id: number;
+  server_name: string | null;
+  status: string;
+  files_transferred: number;
+  bytes_transferred: number;
+  duration_ms: number;
+  error: string | null;
+  retry_job_id: number | null;
+}
+
+export interface BatchView {
+  batch_id: string;
+  status: string;
+  operator: string | null;
+  source_path: string;
+  sync_mode: string;
+  started_at: string;
+  finished_at: string | null;
+  total: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  results: PushResultView[];
+}
+
+export type StartOutcome = { async: true; batch_id: string } | { async: false; batch: BatchView };
+
+export class PushService {
+  /** Batches this process is executing, so shutdown can stop them and callers can wait. */
+  private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
+
+  constructor(private readonly d: PushDeps) {}
+
+  async start(actor: Actor, req: PushRequest): Promise<StartOutcome> {
+    const source = await resolveSourceDir(this.d.staging, req.source_path);
+    const mode: SyncMode = req.sync_mode ?? 'incremental';
+    const targetPath = req.target_path?.trim() || null;
+    const batchId = req.batch_id ?? randomUUID();
+    if (req.batch_id !== undefined && (await this.d.repo.batchExists(batchId))) {
+      throw new ConflictError(`Batch ${batchId} already exists`);
+    }
+
+    // Unknown ids fail alone ("Server not found", no retry job): the others still run.
+    const ids = [...new Set(req.server_ids)];
+    const rows = await Promise.all(ids.map((id) => this.d.servers.get(id).catch((err) => this.notFoundAsNull(err))));
+    const members = rows.filter((r): r is ServerRow => r !== null);
+    const results: NewResult[] = ids.map((id, i) =>
+      rows[i]
+        ? { server_id: id, server_name: rows[i].name, status: 'pending' }
+        : { server_id: id, server_name: null, status: 'failed', error: 'Server not found' },
+    );
+    const created = await this.d.repo.createBatch(
+      {
+        batch_id: batchId,
+        status: 'running',
+        operator: actor.username,
+        source_path: source,
+        target_path: targetPath,
+        sync_mode: mode,
+        started_at: nowIso(),
+        total: ids.length,
+        succeeded: 0,
+        failed: ids.length - members.length,
+        skipped: 0,
+      },
+      results,
+    );
+    if (!created) throw new ConflictError(`Batch ${batchId} already exists`);
+    await this.d.audit.record(actor, 'sync_files', {
+      type: 'batch',
+      id: batchId,
+      detail: `servers=${ids.join(',')} mode=${mode} source=${source} target=${targetPath ?? '(server default)'}`.slice(0, 2000),
+    });
+
+    const abort = new AbortController();
+    const done = executeBatch(this.d, {
+      batchId,
+      operator: actor.username,
+      source,
+      targetPath,
+      mode,
+      batchSize: req.batch_size ?? DEFAULT_BATCH_SIZE,
+      concurrency: req.concurrency ?? DEFAULT_CONCURRENCY,
+      members,
+      failedAtStart: ids.length - members.length,
+      total: ids.length,
+      signal: abort.signal,
+    })
+      .then(() => undefined)
+      .catch((err) => {
+        this.d.log.error({ batchId, err: err instanceof Error ? err.message : String(err) }, 'push batch crashed');
+      })
+      .finally(() => this.running.delete(batchId));
+    this.running.set(batchId, { done, abort });
+
+    if (req.async) return { async: true, batch_id: batchId };
+    await done;
+    return { async: false, batch: await this.getBatch(batchId) };
+  }
+
+  async preview(actor: Actor, req: PreviewRequest): Promise<PreviewResult> {
+    const row = await this.d.servers.get(req.server_id);
+    const source = await resolveSourceDir(this.d.staging, req.source_path);
+    const mode: SyncMode = req.sync_mode ?? 'incremental';
+    const remotePath = effectiveTargetPath(req.target_path, row.target_path);
+    const target = await this.d.servers.targetFromRow(row);
+    const r = await this.d.runner.run(target, { source, remotePath, mode, dryRun: true, itemize: true, timeoutMs: PREVIEW_TIMEOUT_MS });
+    const error = r.ok && !r.stats ? 'rsync reported no statistics' : r.error;
+    await this.d.audit.record(actor, 'sync_preview', {
+      type: 'server',
+      id: row.id,
+      detail: `mode=${mode} source=${source} target=${remotePath}${error ? ` error=${error}` : ''}`.slice(0, 2000),
+    });
+    if (error !== null || !r.stats) throw new BadRequestError(error ?? 'rsync failed');
+    return toPreview(row, mode, r.stats, r.stdout, req.verbose ?? false);
+  }
+
+  /** Sets the shared flag; every worker's engine checks it before starting the next server. */
+  async cancel(actor: Actor, batchId: string): Promise<{ cancelled: true; batch_id: string }> {
+    try {
+      await this.d.cache.set(`${CANCEL_KEY_PREFIX}${batchId}`, '1', CANCEL_TTL_SECONDS);
+    } catch (err) {
+      this.d.log.error({ batchId, err: err instanceof Error ? err.message : String(err) }, 'cancel flag not stored');
+      throw new InternalError('The cancel flag could not be stored');
+    }
+    await this.d.audit.record(actor, 'sync_cancel', { type: 'batch', id: batchId });
+    return { cancelled: true, batch_id: batchId };
+  }
+
+  async getBatch(batchId: string): Promise<BatchView> {
+    const batch = await this.d.repo.getBatch(batchId);
+    if (!batch) throw new NotFoundError('Batch not found');
+    return toBatchView(batch, await this.d.repo.resultsOf([batchId]));
+  }
+
+  async listBatches(limit = 20): Promise<BatchView[]> {
+    const batches = await this.d.repo.listBatches(limit);
+    const results = await this.d.repo.resultsOf(batches.map((b) => b.batch_id));
+    const byBatch = new Map<string, PushResultRow[]>();
+    for (const r of results) byBatch.set(r.batch_id, [...(byBatch.get(r.batch_id) ?? []), r]);
+    return batches.map((b) => toBatchView(b, byBatch.get(b.batch_id) ?? []));
+  }
+
+  /** Resolves when a batch started by this process has finished (immediately if it is not running here). */
+  async waitFor(batchId: string): Promise<void> {
+    await this.running.get(batchId)?.done;
+  }
+
+  /** Start-up: batches a previous process left `running` can never finish; close them. */
+  async recoverInterrupted(): Promise<string[]> {
+    const closed = await this.d.repo.failInterrupted(RESTART_ERROR, nowIso());
+    if (closed.length) this.d.log.warn({ batches: closed }, 'closed push batches interrupted by a restart');
+    return closed;
+  }
+
+  /** Stops the running rsyncs and waits until their batches are written down. */
+  async shutdown(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const b of all) b.abort.abort();
+    await Promise.all(all.map((b) => b.done));
+  }
+
+  private notFoundAsNull(err: unknown): null {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchView {
+  return {
+    batch_id: b.batch_id,
+    status: b.status,
+    operator: b.operator,
+    source_path: b.source_path,
+    sync_mode: b.sync_mode,
+    started_at: b.started_at,
+    finished_at: b.finished_at,
+    total: Number(b.total),
+    succeeded: Number(b.succeeded),
+    failed: Number(b.failed),
+    skipped: Number(b.skipped),
+    results: results.map((r) => ({
+      server_id: r.server_id,
+      server_name: r.server_name,
+      status: r.status,
+      files_transferred: Number(r.files_transferred),
+      bytes_transferred: Number(r.bytes_transferred),
+      duration_ms: Number(r.duration_ms),
+      error: r.error,
+      retry_job_id: r.retry_job_id,
+    })),
+  };
+}

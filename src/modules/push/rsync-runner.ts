@@ -1,0 +1,134 @@
+/**
+ * One rsync run against one server, shared by pushes, previews and retry jobs. Failures are a
+ * result (`ok: false` with a client-safe `error`), never a throw, so one server can never take
+ * its batch down with it.
+ */
+import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from '../../adapters/rsync/index.js';
+import { shellQuote } from '../../adapters/ssh/quote.js';
+import type { HostKeyInfo, SshTarget } from '../../adapters/ssh/types.js';
+import { DecryptionError } from '../../core/crypto.js';
+import { DomainError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { SyncMode } from './push.schemas.js';
+
+export interface RsyncJob {
+  /** Resolved local directory; its contents are copied. */
+  source: string;
+  remotePath: string;
+  mode: SyncMode;
+  dryRun?: boolean;
+  itemize?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface RsyncOutcome {
+  ok: boolean;
+  stats: RsyncStats | null;
+  stdout: string;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface RsyncRunnerDeps {
+  /** Fetches (and verifies against the pin) a server's host key; normally the shared SshPool. */
+  hostKeys: { fetchHostKey(target: SshTarget): Promise<HostKeyInfo> };
+  /** Trust on first use: records the key of a server that had none pinned. */
+  pinHostKey(serverId: number, fingerprint: string): Promise<void>;
+  log: Logger;
+}
+
+const ERROR_MAX = 600;
+
+export class RsyncRunner {
+  /**
+   * Host keys already verified, by server and pin. A pinned key needs no fresh SSH handshake per
+   * push: OpenSSH checks the live key against this very line and refuses a changed one.
+   */
+  private readonly knownKeys = new Map<string, HostKeyInfo>();
+
+  constructor(private readonly d: RsyncRunnerDeps) {}
+
+  async run(target: SshTarget, job: RsyncJob): Promise<RsyncOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let cleanup: (() => Promise<void>) | undefined;
+    try {
+      const hostKey = await this.hostKey(target);
+      const ssh = await prepareRsyncSsh(
+        { ...target, hostKeyFingerprint: hostKey.fingerprint },
+        { hostPublicKey: hostKey.line, connectTimeoutSec: 10 },
+      );
+      cleanup = ssh.cleanup;
+      // The remote shell creates the target directory in the same connection: no extra round
+      // trip, and it works with any remote rsync (unlike --mkpath, which needs 3.2.3 there too).
+      const extra = job.dryRun ? [] : [`--rsync-path=mkdir -p -- ${shellQuote(job.remotePath)} && rsync`];
+      // Itemized names as UTF-8, not rsync's \#ooo escapes.
+      if (job.itemize) extra.push('--8-bit-output');
+      const argv = buildRsyncArgv({
+        source: job.source,
+        target,
+        remotePath: job.remotePath,
+        mode: job.mode,
+        dryRun: job.dryRun,
+        itemize: job.itemize,
+        stats: true,
+        sshCommand: ssh.sshCommand,
+        extra,
+      });
+      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs });
+      if (r.exitCode === 0) return { ok: true, stats: r.stats, stdout: r.stdout, error: null, durationMs: elapsed() };
+      this.forget(target);
+      let error: string;
+      if (r.aborted) error = 'rsync was stopped: the service is shutting down';
+      else if (r.timedOut) error = `rsync timed out after ${Math.round((job.timeoutMs ?? 0) / 1000)} s`;
+      else error = describeExit(r.exitCode, r.signal, r.stderr);
+      return { ok: false, stats: r.stats, stdout: r.stdout, error, durationMs: elapsed() };
+    } catch (err) {
+      this.forget(target);
+      return { ok: false, stats: null, stdout: '', error: this.describe(err, target), durationMs: elapsed() };
+    } finally {
+      await cleanup?.().catch(() => {});
+    }
+  }
+
+  private async hostKey(target: SshTarget): Promise<HostKeyInfo> {
+    const cacheKey = this.cacheKey(target);
+    const known = cacheKey ? this.knownKeys.get(cacheKey) : undefined;
+    if (known) return known;
+    const key = await this.d.hostKeys.fetchHostKey(target);
+    if (!target.hostKeyFingerprint) await this.d.pinHostKey(target.id, key.fingerprint);
+    const pinnedKey = `${target.id}|${target.host}|${target.port}|${key.fingerprint}`;
+    this.knownKeys.set(pinnedKey, key);
+    return key;
+  }
+
+  private cacheKey(target: SshTarget): string | null {
+    return target.hostKeyFingerprint ? `${target.id}|${target.host}|${target.port}|${target.hostKeyFingerprint}` : null;
+  }
+
+  /** After a failure the next run verifies through the pool again, which names a changed key clearly. */
+  private forget(target: SshTarget): void {
+    const k = this.cacheKey(target);
+    if (k) this.knownKeys.delete(k);
+  }
+
+  private describe(err: unknown, target: SshTarget): string {
+    // Domain and SSH errors are written to be client-facing and secret-free.
+    if (err instanceof DomainError || err instanceof DecryptionError) return err.message.slice(0, ERROR_MAX);
+    this.d.log.warn({ serverId: target.id, err: err instanceof Error ? err.message : String(err) }, 'rsync could not run');
+    return 'rsync could not be started';
+  }
+}
+
+/** The stderr lines say what went wrong (permission denied, connection closed); keep their tail. */
+function describeExit(code: number | null, signal: string | null, stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const what = code === null ? `rsync was killed by ${signal ?? 'a signal'}` : `rsync failed with exit code ${code}`;
+  const text = lines.join(' | ');
+  if (!text) return what;
+  return `${what}: ${text.length > ERROR_MAX ? `…${text.slice(-ERROR_MAX)}` : text}`;
+}

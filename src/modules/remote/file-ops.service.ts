@@ -1,0 +1,81 @@
+/**
+ * Remote delete / rename / mkdir (spec §A file-ops). Every path goes to the remote shell as a
+ * quoted argv element after `--`, so no name can become an option or a command.
+ */
+import type { Actor } from '../../core/actor.js';
+import { BadRequestError } from '../../core/errors.js';
+import { commandFailed, commandFailureDetail, isConnectionFailure } from './remote-errors.js';
+import type { RemoteDeps } from './remote-deps.js';
+import { assertNoNul, protectedTarget, stripTrailingSlash } from './remote-paths.js';
+import type { FileOpsBody } from './remote.schemas.js';
+
+const TIMEOUT_MS = 30_000;
+const ERROR_CHARS = 300;
+
+const AUDIT_ACTIONS = { delete: 'file_delete', rename: 'file_rename', mkdir: 'file_mkdir' } as const;
+type Operation = keyof typeof AUDIT_ACTIONS;
+
+function isOperation(op: string): op is Operation {
+  return Object.hasOwn(AUDIT_ACTIONS, op);
+}
+
+export interface FileOpResult {
+  success: true;
+  operation: Operation;
+  path: string;
+}
+
+export class FileOpsService {
+  constructor(private readonly d: RemoteDeps) {}
+
+  async run(actor: Actor, body: FileOpsBody): Promise<FileOpResult> {
+    const op = body.operation;
+    if (!isOperation(op)) throw new BadRequestError(`Invalid operation "${op.slice(0, 32)}": use delete, rename or mkdir`);
+    assertNoNul(body.path, 'path');
+    const p = stripTrailingSlash(body.path);
+    let argv: string[];
+    let detail: string;
+    if (op === 'rename') {
+      if (body.new_path === undefined || body.new_path === null || body.new_path === '') {
+        throw new BadRequestError('new_path is required for rename');
+      }
+      assertNoNul(body.new_path, 'new_path');
+      const to = stripTrailingSlash(body.new_path);
+      refuseProtected(p, 'rename');
+      argv = ['mv', '--', p, to];
+      detail = `${p} -> ${to}`;
+    } else if (op === 'delete') {
+      refuseProtected(p, 'delete');
+      argv = ['rm', '-rf', '--', p];
+      detail = p;
+    } else {
+      argv = ['mkdir', '-p', '--', p];
+      detail = p;
+    }
+
+    const row = await this.d.servers.get(body.server_id);
+    const target = await this.d.servers.targetFromRow(row);
+    let failure: string | null = null;
+    try {
+      const r = await this.d.ssh.exec(target, argv, { timeoutMs: TIMEOUT_MS });
+      if (commandFailed(r)) failure = commandFailureDetail(r, ERROR_CHARS, TIMEOUT_MS);
+    } catch (err) {
+      if (!isConnectionFailure(err)) throw err;
+      failure = err.message.slice(0, ERROR_CHARS);
+    }
+    // Attempts that reached the server are audited, failed ones too: they are what an operator
+    // reviewing a broken host needs to see.
+    await this.d.audit.record(actor, AUDIT_ACTIONS[op], {
+      type: 'server',
+      id: row.id,
+      detail: failure ? `${detail} (failed)` : detail,
+    });
+    if (failure) throw new BadRequestError(failure);
+    return { success: true, operation: op, path: p };
+  }
+}
+
+function refuseProtected(p: string, op: string): void {
+  const hit = protectedTarget(p);
+  if (hit !== null) throw new BadRequestError(`Refusing to ${op} ${hit === '/' ? 'the root directory' : `the system directory ${hit}`}`);
+}

@@ -1,0 +1,238 @@
+/**
+ * Retry jobs (spec §J, CONTRACT §4): a server that failed in a push gets one; a background
+ * worker re-runs due jobs with exponential back-off (60 s × 2^retry_count) until they succeed
+ * or `max_retries` attempts are used up.
+ */
+import type { Cache } from '../../adapters/cache/cache.js';
+import type { Actor } from '../../core/actor.js';
+import { DecryptionError } from '../../core/crypto.js';
+import { DomainError, NotFoundError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { nowIso } from '../../core/time.js';
+import type { RetryJobRow } from '../../db/types.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { mapLimit } from '../push/map-limit.js';
+import { effectiveTargetPath, resolveSourceDir } from '../push/push-source.js';
+import type { SyncMode } from '../push/push.schemas.js';
+import type { RsyncRunner } from '../push/rsync-runner.js';
+import type { ServersService } from '../servers/servers.service.js';
+import type { StagingPaths } from '../staging/staging-paths.js';
+import type { RetriesRepository, RetryStatus } from './retries.repository.js';
+
+export const MAX_RETRIES = 3;
+export const BACKOFF_BASE_MS = 60_000;
+const WORKER_LOCK = 'retries:worker';
+const WORKER_LOCK_TTL_MS = 15 * 60_000;
+const DUE_BATCH = 50;
+const CONCURRENCY = 5;
+
+export interface RetryJobView {
+  id: number;
+  server_id: number;
+  server_name: string | null;
+  operator: string | null;
+  source_path: string;
+  target_path: string | null;
+  status: string;
+  retry_count: number;
+  max_retries: number;
+  next_retry_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface FailedPush {
+  serverId: number;
+  serverName: string | null;
+  operator: string | null;
+  source: string;
+  targetPath: string;
+  mode: SyncMode;
+  batchId: string | null;
+  error: string;
+}
+
+export interface RetryRunSummary {
+  ran: number;
+  succeeded: number;
+  failed: number;
+  /** True when another worker held the lock and this call did nothing. */
+  skipped: boolean;
+}
+
+export interface RetriesDeps {
+  repo: RetriesRepository;
+  runner: RsyncRunner;
+  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  staging: StagingPaths;
+  cache: Cache;
+  audit: AuditService;
+  log: Logger;
+}
+
+export function backoffAt(retryCount: number, from = Date.now()): string {
+  return new Date(from + BACKOFF_BASE_MS * 2 ** retryCount).toISOString();
+}
+
+export function toRetryView(r: RetryJobRow): RetryJobView {
+  return {
+    id: r.id,
+    server_id: r.server_id,
+    server_name: r.server_name,
+    operator: r.operator,
+    source_path: r.source_path,
+    target_path: r.target_path,
+    status: r.status,
+    retry_count: Number(r.retry_count),
+    max_retries: Number(r.max_retries),
+    next_retry_at: r.next_retry_at,
+    last_error: r.last_error,
+    created_at: r.created_at,
+  };
+}
+
+export class RetriesService {
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly d: RetriesDeps) {}
+
+  async list(limit = 100): Promise<RetryJobView[]> {
+    return (await this.d.repo.list(limit)).map(toRetryView);
+  }
+
+  /** Called by the push engine for a failed server; returns the job id. */
+  async createForFailure(f: FailedPush): Promise<number> {
+    const now = nowIso();
+    return this.d.repo.create({
+      server_id: f.serverId,
+      server_name: f.serverName,
+      operator: f.operator,
+      source_path: f.source,
+      target_path: f.targetPath,
+      sync_mode: f.mode,
+      batch_id: f.batchId,
+      status: 'pending',
+      retry_count: 0,
+      max_retries: MAX_RETRIES,
+      next_retry_at: backoffAt(0),
+      last_error: f.error,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  async retry(actor: Actor, id: number): Promise<RetryJobView> {
+    if (!(await this.d.repo.resetToPending(id, nowIso()))) throw new NotFoundError('Retry job not found');
+    const job = await this.d.repo.get(id);
+    if (!job) throw new NotFoundError('Retry job not found');
+    await this.d.audit.record(actor, 'retry_job', { type: 'retry_job', id, detail: `server_id=${job.server_id}` });
+    return toRetryView(job);
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const job = await this.d.repo.get(id);
+    if (!job || !(await this.d.repo.delete(id))) throw new NotFoundError('Retry job not found');
+    await this.d.audit.record(actor, 'delete_retry', { type: 'retry_job', id, detail: `server_id=${job.server_id}` });
+  }
+
+  /**
+   * Runs every due pending job once. One worker at a time holds the cache lock; each job is
+   * additionally claimed in the database, so even an expired lock never runs a job twice.
+   */
+  async runDueRetries(now: Date = new Date()): Promise<RetryRunSummary> {
+    const summary: RetryRunSummary = { ran: 0, succeeded: 0, failed: 0, skipped: false };
+    if (this.stopping.signal.aborted) return { ...summary, skipped: true };
+    const token = await this.d.cache.acquireLock(WORKER_LOCK, WORKER_LOCK_TTL_MS);
+    if (!token) return { ...summary, skipped: true };
+    try {
+      const due = await this.d.repo.due(now.toISOString(), DUE_BATCH);
+      await mapLimit(due, CONCURRENCY, async (job) => {
+        if (this.stopping.signal.aborted) return;
+        const outcome = await this.runJob(job);
+        if (outcome === null) return;
+        summary.ran++;
+        if (outcome) summary.succeeded++;
+        else summary.failed++;
+      });
+    } finally {
+      await this.d.cache.releaseLock(WORKER_LOCK, token).catch(() => {});
+    }
+    return summary;
+  }
+
+  /** The background worker: a due-job sweep every `intervalMs`, never two at once in this process. */
+  startWorker(intervalMs = 5000): () => Promise<void> {
+    let current: Promise<unknown> | null = null;
+    const timer = setInterval(() => {
+      if (current) return;
+      current = this.runDueRetries()
+        .catch((err) => this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'retry sweep failed'))
+        .finally(() => {
+          current = null;
+        });
+    }, intervalMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await this.shutdown();
+      await current;
+    };
+  }
+
+  /** Stops running rsyncs (their jobs are re-queued as failed attempts) and refuses new sweeps. */
+  async shutdown(): Promise<void> {
+    this.stopping.abort();
+  }
+
+  /** Marks `running` jobs of a previous process as pending again (start-up recovery). */
+  requeueInterrupted(): Promise<number> {
+    return this.d.repo.requeueRunning(nowIso());
+  }
+
+  /** true: succeeded; false: failed this attempt; null: someone else claimed it. */
+  private async runJob(job: RetryJobRow): Promise<boolean | null> {
+    if (!(await this.d.repo.claim(job.id, nowIso()))) return null;
+    let error: string | null = null;
+    let final = false;
+    try {
+      const row = await this.d.servers.get(job.server_id).catch(() => null);
+      if (!row) {
+        error = 'Server not found';
+        final = true; // nothing to retry against
+      } else {
+        const source = await resolveSourceDir(this.d.staging, job.source_path);
+        const target = await this.d.servers.targetFromRow(row);
+        const r = await this.d.runner.run(target, {
+          source,
+          remotePath: effectiveTargetPath(job.target_path, row.target_path),
+          mode: job.sync_mode as SyncMode,
+          signal: this.stopping.signal,
+        });
+        error = r.ok ? null : r.error;
+      }
+    } catch (err) {
+      // Domain errors (source gone, credentials missing) are client-safe; anything else is logged.
+      if (err instanceof DomainError || err instanceof DecryptionError) error = err.message.slice(0, 600);
+      else {
+        this.d.log.warn({ retryJobId: job.id, err: err instanceof Error ? err.message : String(err) }, 'retry job crashed');
+        error = 'The retry failed unexpectedly';
+      }
+    }
+    const now = nowIso();
+    if (error === null) {
+      await this.d.repo.finish(job.id, { status: 'succeeded', next_retry_at: null, last_error: null }, now);
+      this.d.log.info({ retryJobId: job.id, serverId: job.server_id }, 'retry job succeeded');
+      return true;
+    }
+    const count = Number(job.retry_count) + 1;
+    const exhausted = final || count >= Number(job.max_retries);
+    const status: RetryStatus = exhausted ? 'failed' : 'pending';
+    await this.d.repo.finish(
+      job.id,
+      { status, retry_count: count, next_retry_at: exhausted ? null : backoffAt(count), last_error: error },
+      now,
+    );
+    this.d.log.warn({ retryJobId: job.id, serverId: job.server_id, attempt: count, status }, 'retry job attempt failed');
+    return false;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Fires due schedules. Any number of workers may tick at once: a run happens only for the worker
+ * whose claim of the slot updated the row (see SchedulesRepository.claim), so each due run
+ * happens exactly once across the fleet of workers.
+ */
+import type { Actor } from '../../core/actor.js';
+import type { Logger } from '../../core/logger.js';
+import type { ScheduleRow } from '../../db/types.js';
+import type { PushService } from '../push/push.service.js';
+import type { SyncMode } from '../push/push.schemas.js';
+import type { ScriptsService } from '../scripts/scripts.service.js';
+import { dueSlot } from './schedule-timing.js';
+import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type SchedulesRepository } from './schedules.repository.js';
+
+export const SCHEDULER_ACTOR: Actor = { adminId: null, username: 'scheduler', ip: null };
+
+export interface ScheduleRunOutcome {
+  schedule_id: number;
+  schedule_type: string;
+  slot: string;
+  ok: boolean;
+  batch_id?: string;
+  batch_status?: string;
+  run_id?: string;
+  error?: string;
+}
+
+export interface SchedulerDeps {
+  repo: SchedulesRepository;
+  push: Pick<PushService, 'start'>;
+  scripts: Pick<ScriptsService, 'get' | 'runOn'>;
+  log: Logger;
+}
+
+export class Scheduler {
+  /** Schedules whose previous run is still going in this process: not claimed again meanwhile. */
+  private readonly inflight = new Set<number>();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly d: SchedulerDeps) {}
+
+  /** Claims and runs everything due at `now`, resolving when those runs have finished (tests use this). */
+  async runDue(now: Date = new Date()): Promise<ScheduleRunOutcome[]> {
+    const claimed = await this.claimDue(now);
+    return Promise.all(claimed.map(({ row, slot }) => this.fire(row, slot)));
+  }
+
+  /** The loop: a tick every `intervalMs`; runs go on in the background, ticks never overlap. */
+  start(intervalMs: number): () => Promise<void> {
+    let ticking = false;
+    const timer = setInterval(() => {
+      if (ticking) return;
+      ticking = true;
+      this.claimDue(new Date())
+        .then((claimed) => {
+          for (const { row, slot } of claimed) {
+            const p = this.fire(row, slot).finally(() => this.running.delete(p));
+            this.running.add(p);
+          }
+        })
+        .catch((err) => this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduler tick failed'))
+        .finally(() => {
+          ticking = false;
+        });
+    }, intervalMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await Promise.allSettled([...this.running]);
+    };
+  }
+
+  private async claimDue(now: Date): Promise<Array<{ row: ScheduleRow; slot: Date }>> {
+    const claimed: Array<{ row: ScheduleRow; slot: Date }> = [];
+    for (const row of await this.d.repo.listEnabled()) {
+      if (this.inflight.has(row.id)) continue;
+      const slot = dueSlot(row, now);
+      if (!slot) continue;
+      if (await this.d.repo.claim(row.id, slot.toISOString(), now.toISOString(), row.run_mode !== 'cron')) {
+        this.inflight.add(row.id);
+        claimed.push({ row, slot });
+      }
+    }
+    return claimed;
+  }
+
+  private async fire(row: ScheduleRow, slot: Date): Promise<ScheduleRunOutcome> {
+    const base = { schedule_id: row.id, schedule_type: row.schedule_type, slot: slot.toISOString() };
+    try {
+      if (row.schedule_type === 'script') {
+        const content = row.script_id !== null ? (await this.d.scripts.get(row.script_id)).content : (row.script_content ?? '');
+        const run = await this.d.scripts.runOn(SCHEDULER_ACTOR, {
+          serverIds: parseServerIds(row.server_ids),
+          content,
+          timeoutMs: row.long_task ? null : (Number(row.exec_timeout) || DEFAULT_EXEC_TIMEOUT) * 1000,
+          label: `schedule "${row.name}"`,
+          scriptId: row.script_id,
+          scheduleId: row.id,
+        });
+        return { ...base, ok: true, run_id: run.run_id };
+      }
+      const out = await this.d.push.start(SCHEDULER_ACTOR, {
+        server_ids: parseServerIds(row.server_ids),
+        source_path: row.source_path ?? '',
+        target_path: row.target_path,
+        sync_mode: row.sync_mode as SyncMode,
+      });
+      const batch = out.async ? null : out.batch;
+      return { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.d.log.warn({ scheduleId: row.id, err: error }, 'scheduled run failed');
+      return { ...base, ok: false, error };
+    } finally {
+      this.inflight.delete(row.id);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { Type, type TSchema } from 'typebox';
+import { NO_NUL } from '../presets/presets.schemas.js';
+import { RemotePath, ServerId, SyncModeSchema } from '../push/push.schemas.js';
+import { SCRIPT_MAX_CHARS, ScriptId } from '../scripts/scripts.schemas.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const RunMode = Type.Union([Type.Literal('once'), Type.Literal('cron')]);
+export const ScheduleType = Type.Union([Type.Literal('push'), Type.Literal('script')]);
+
+const fields = {
+  source_path: Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL })),
+  target_path: Nullable(RemotePath),
+  server_ids: Nullable(Type.Array(ServerId, { maxItems: 5000 })),
+  run_mode: Nullable(RunMode),
+  cron_expr: Nullable(Type.String({ maxLength: 200, pattern: NO_NUL })),
+  fire_at: Nullable(Type.String({ maxLength: 64 })),
+  sync_mode: Nullable(SyncModeSchema),
+  enabled: Nullable(Type.Boolean()),
+  schedule_type: Nullable(ScheduleType),
+  script_id: Nullable(ScriptId),
+  script_content: Nullable(Type.String({ maxLength: SCRIPT_MAX_CHARS, pattern: NO_NUL })),
+  exec_timeout: Nullable(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  long_task: Nullable(Type.Boolean()),
+};
+const ScheduleName = Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL });
+
+type Fields = typeof fields;
+const optionalFields = Object.fromEntries(
+  Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)]),
+) as { [K in keyof Fields]: ReturnType<typeof Type.Optional<Fields[K]>> };
+
+export const CreateScheduleBody = Type.Object({ name: ScheduleName, ...optionalFields });
+export const UpdateScheduleBody = Type.Object({ name: Type.Optional(ScheduleName), ...optionalFields });
+
+export const ScheduleView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  source_path: Nullable(Type.String()),
+  target_path: Nullable(Type.String()),
+  server_ids: Type.Array(Type.Integer()),
+  run_mode: Type.String(),
+  cron_expr: Nullable(Type.String()),
+  fire_at: Nullable(Type.String()),
+  sync_mode: Type.String(),
+  enabled: Type.Boolean(),
+  schedule_type: Type.String(),
+  script_id: Nullable(Type.Integer()),
+  script_content: Nullable(Type.String()),
+  exec_timeout: Type.Integer(),
+  long_task: Type.Boolean(),
+  last_run_at: Nullable(Type.String()),
+  next_run: Nullable(Type.String()),
+  created_at: Nullable(Type.String()),
+});
+
+export const ScheduleIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });

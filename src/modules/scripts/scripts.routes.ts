@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.js';
+import { ErrorResponse } from '../auth/auth.schemas.js';
+import {
+  CreateScriptBody, RunScriptBody, ScriptIdParams, ScriptRunView, ScriptView, UpdateScriptBody,
+} from './scripts.schemas.js';
+
+/** Stored scripts and running scripts on servers (CONTRACT §5), prefix /api/scripts. */
+export const scriptsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  const tags = ['scripts'];
+
+  app.get('/', { schema: { tags, response: { 200: Type.Array(ScriptView) } } }, async () => c.scripts.list());
+
+  app.get(
+    '/:id',
+    { schema: { tags, params: ScriptIdParams, response: { 200: ScriptView, 404: ErrorResponse } } },
+    async (req) => c.scripts.get(req.params.id),
+  );
+
+  app.post(
+    '/',
+    { schema: { tags, body: CreateScriptBody, response: { 201: ScriptView, 400: ErrorResponse } } },
+    async (req, reply) => reply.code(201).send(await c.scripts.create(req.actor, req.body)),
+  );
+
+  app.put(
+    '/:id',
+    { schema: { tags, params: ScriptIdParams, body: UpdateScriptBody, response: { 200: ScriptView, 404: ErrorResponse } } },
+    async (req) => c.scripts.update(req.actor, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/:id',
+    { schema: { tags, params: ScriptIdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
+    async (req, reply) => {
+      await c.scripts.delete(req.actor, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/run',
+    { schema: { tags, body: RunScriptBody, response: { 200: ScriptRunView, 400: ErrorResponse, 404: ErrorResponse } } },
+    async (req) => c.scripts.run(req.actor, req.body),
+  );
+};

@@ -1,0 +1,40 @@
+import { Type, type TSchema } from 'typebox';
+import { NO_NUL } from '../presets/presets.schemas.js';
+import { ServerIds } from '../push/push.schemas.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const SCRIPT_MAX_CHARS = 100_000;
+export const ScriptContent = Type.String({ minLength: 1, maxLength: SCRIPT_MAX_CHARS, pattern: NO_NUL });
+const ScriptName = Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL });
+export const ScriptId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+export const ScriptView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  content: Type.String(),
+  created_at: Type.String(),
+});
+
+export const ScriptIdParams = Type.Object({ id: ScriptId });
+export const CreateScriptBody = Type.Object({ name: ScriptName, content: ScriptContent });
+export const UpdateScriptBody = Type.Object({ name: Type.Optional(ScriptName), content: Type.Optional(ScriptContent) });
+
+export const RunScriptBody = Type.Object({
+  server_ids: ServerIds,
+  script_id: Type.Optional(Nullable(ScriptId)),
+  script_content: Type.Optional(Nullable(ScriptContent)),
+  timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+});
+
+export const ScriptRunResultView = Type.Object({
+  server_id: Type.Integer(),
+  server_name: Nullable(Type.String()),
+  exit_code: Nullable(Type.Integer()),
+  stdout: Type.String(),
+  stderr: Type.String(),
+  duration_ms: Type.Integer(),
+  error: Nullable(Type.String()),
+});
+
+export const ScriptRunView = Type.Object({ run_id: Type.String(), results: Type.Array(ScriptRunResultView) });

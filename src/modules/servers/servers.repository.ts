@@ -1,0 +1,65 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, ServerRow, ServersTable } from '../../db/types.js';
+
+export type NewServerValues = Omit<ServerRow, 'id' | 'status' | 'last_heartbeat_at' | 'agent_token_hash'>;
+export type ServerPatch = Updateable<ServersTable>;
+
+export class ServersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(): Promise<ServerRow[]> {
+    return this.db.selectFrom('servers').selectAll().orderBy('id').execute();
+  }
+
+  findById(id: number): Promise<ServerRow | undefined> {
+    return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async nameTaken(name: string, exceptId?: number): Promise<boolean> {
+    let q = this.db.selectFrom('servers').select('id').where('name', '=', name);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  create(values: NewServerValues): Promise<ServerRow> {
+    return this.db.insertInto('servers').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: number, patch: ServerPatch): Promise<ServerRow | undefined> {
+    return this.db.updateTable('servers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const r = await this.db.deleteFrom('servers').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /**
+   * Trust on first use: records the fingerprint only while none is pinned, so a pin set by an
+   * admin in the meantime is never overwritten by a connection that raced it.
+   */
+  async pinHostKey(id: number, fingerprint: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('servers')
+      .set({ host_key_fingerprint: fingerprint })
+      .where('id', '=', id)
+      .where('host_key_fingerprint', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async clearHostKey(id: number, updatedAt: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('servers')
+      .set({ host_key_fingerprint: null, updated_at: updatedAt })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+}
+
+/** Unique-constraint violations on either dialect (the name check can race a concurrent insert). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

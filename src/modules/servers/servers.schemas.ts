@@ -1,0 +1,83 @@
+import { Type, type TSchema } from 'typebox';
+import { NO_NUL } from '../presets/presets.schemas.js';
+import { PRIVATE_KEY_MAX } from '../ssh-key-presets/ssh-key-presets.schemas.js';
+
+export { IdParams } from '../presets/presets.schemas.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const AuthType = Type.Union([Type.Literal('key'), Type.Literal('password')]);
+
+export const ServerView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  host: Type.String(),
+  port: Type.Integer(),
+  username: Type.String(),
+  auth_type: Type.String(),
+  ssh_key_preset_id: Nullable(Type.Integer()),
+  password_preset_id: Nullable(Type.Integer()),
+  has_credentials: Type.Boolean(),
+  target_path: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  host_key_fingerprint: Nullable(Type.String()),
+  status: Type.String(),
+  last_heartbeat_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+const fields = {
+  host: Type.String({ minLength: 1, maxLength: 255 }),
+  port: Type.Integer({ minimum: 1, maximum: 65535 }),
+  username: Nullable(Type.String({ maxLength: 100, pattern: NO_NUL })),
+  auth_type: AuthType,
+  ssh_key_preset_id: Nullable(Type.Integer({ minimum: 1 })),
+  password_preset_id: Nullable(Type.Integer({ minimum: 1 })),
+  /** Write-only; "" leaves the stored key unchanged, null removes it. */
+  private_key: Nullable(Type.String({ maxLength: PRIVATE_KEY_MAX })),
+  /** Write-only; "" leaves the stored password unchanged, null removes it. */
+  password: Nullable(Type.String({ maxLength: 4096 })),
+  target_path: Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL })),
+  tags: Nullable(Type.Array(Type.String({ maxLength: 64, pattern: NO_NUL }), { maxItems: 50 })),
+  host_key_fingerprint: Nullable(Type.String({ maxLength: 128 })),
+};
+
+type Fields = typeof fields;
+const optional = <K extends keyof Fields>(k: K) => Type.Optional(fields[k]);
+
+export const CreateServerBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
+  host: fields.host,
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: 22 })),
+  username: optional('username'),
+  auth_type: optional('auth_type'),
+  ssh_key_preset_id: optional('ssh_key_preset_id'),
+  password_preset_id: optional('password_preset_id'),
+  private_key: optional('private_key'),
+  password: optional('password'),
+  target_path: optional('target_path'),
+  tags: optional('tags'),
+  host_key_fingerprint: optional('host_key_fingerprint'),
+});
+
+export const UpdateServerBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL })),
+  host: optional('host'),
+  port: optional('port'),
+  username: optional('username'),
+  auth_type: optional('auth_type'),
+  ssh_key_preset_id: optional('ssh_key_preset_id'),
+  password_preset_id: optional('password_preset_id'),
+  private_key: optional('private_key'),
+  password: optional('password'),
+  target_path: optional('target_path'),
+  tags: optional('tags'),
+  host_key_fingerprint: optional('host_key_fingerprint'),
+});
+
+export const TestResult = Type.Object({
+  ok: Type.Boolean(),
+  latency_ms: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+});

@@ -1,0 +1,228 @@
+/**
+ * The fleet (CONTRACT §3). Besides CRUD this is the entry point every remote feature uses:
+ *
+ *   const target = await c.servers.getTarget(serverId);   // 404 "Server not found"
+ *   const r = await c.ssh.exec(target, ['ls', '-la', path], { timeoutMs: 10_000 });
+ *
+ * `getTarget` decrypts the server's credentials (inline first, then its preset) and carries the
+ * pinned host key; the shared pool pins a first-seen key through `pinHostKey` (trust on first use).
+ */
+import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
+import type { SshTarget } from '../../adapters/ssh/types.js';
+import type { Actor } from '../../core/actor.js';
+import { DecryptionError, type Cipher } from '../../core/crypto.js';
+import { BadRequestError, DomainError, NotFoundError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { nowIso } from '../../core/time.js';
+import type { ServerRow } from '../../db/types.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { PresetsRepository } from '../presets/presets.repository.js';
+import type { SshKeyPresetsRepository } from '../ssh-key-presets/ssh-key-presets.repository.js';
+import {
+  credentialPatch, hostKeyFingerprint, inferAuthType, normalizeTags, serverHost, serverName, serverUsername,
+  targetPath, toServerView, type ServerInput, type ServerView,
+} from './servers.input.js';
+import { isUniqueViolation, type ServerPatch, type ServersRepository } from './servers.repository.js';
+import { resolveTarget } from './servers.targets.js';
+
+export interface ServersDeps {
+  repo: ServersRepository;
+  passwordPresets: PresetsRepository;
+  sshKeyPresets: SshKeyPresetsRepository;
+  cipher: Cipher;
+  audit: AuditService;
+  ssh: Pick<SshPool, 'exec' | 'forget'>;
+  log: Logger;
+}
+
+export interface TestResult {
+  ok: boolean;
+  latency_ms: number | null;
+  error: string | null;
+}
+
+const TEST_TIMEOUT_MS = 10_000;
+
+export class ServersService {
+  constructor(private readonly d: ServersDeps) {}
+
+  async list(): Promise<ServerView[]> {
+    return (await this.d.repo.list()).map(toServerView);
+  }
+
+  /** The stored row (with encrypted secrets) — for services; routes return `view(id)`. */
+  async get(id: number): Promise<ServerRow> {
+    const row = await this.d.repo.findById(id);
+    if (!row) throw new NotFoundError('Server not found');
+    return row;
+  }
+
+  async view(id: number): Promise<ServerView> {
+    return toServerView(await this.get(id));
+  }
+
+  /** Connection details with decrypted credentials; 404 when the server does not exist. */
+  async getTarget(id: number): Promise<SshTarget> {
+    return this.targetFromRow(await this.get(id));
+  }
+
+  /**
+   * Like `getTarget` for a row already loaded. Throws BadRequestError (400) when the server has
+   * no usable credentials and DecryptionError (500) when ENCRYPTION_KEY no longer opens them.
+   */
+  targetFromRow(row: ServerRow): Promise<SshTarget> {
+    return resolveTarget(this.d, row);
+  }
+
+  /** Called by the SSH pool after the first successful connection to an unpinned server. */
+  async pinHostKey(id: number, fingerprint: string): Promise<void> {
+    if (await this.d.repo.pinHostKey(id, fingerprint)) {
+      this.d.log.info({ serverId: id, fingerprint }, 'host key pinned on first use');
+    }
+  }
+
+  async create(actor: Actor, input: ServerInput & { name: string; host: string }): Promise<ServerView> {
+    const name = serverName(input.name);
+    await this.assertNameFree(name);
+    await this.assertPresetsExist(input);
+    const creds = credentialPatch(input, this.d.cipher);
+    const now = nowIso();
+    let row: ServerRow;
+    try {
+      row = await this.d.repo.create({
+        name,
+        host: serverHost(input.host),
+        port: input.port ?? 22,
+        username: serverUsername(input.username),
+        auth_type: inferAuthType(input),
+        ssh_key_preset_id: creds.ssh_key_preset_id ?? null,
+        password_preset_id: creds.password_preset_id ?? null,
+        private_key_enc: creds.private_key_enc ?? null,
+        password_enc: creds.password_enc ?? null,
+        target_path: targetPath(input.target_path),
+        tags: JSON.stringify(normalizeTags(input.tags)),
+        host_key_fingerprint: hostKeyFingerprint(input.host_key_fingerprint),
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (err) {
+      throw this.duplicateName(err, name);
+    }
+    await this.d.audit.record(actor, 'create_server', {
+      type: 'server',
+      id: row.id,
+      detail: `name=${row.name} host=${row.host}:${row.port}`,
+    });
+    return toServerView(row);
+  }
+
+  async update(actor: Actor, id: number, input: ServerInput): Promise<ServerView> {
+    const current = await this.get(id);
+    const patch: ServerPatch = {};
+    if (input.name !== undefined) {
+      patch.name = serverName(input.name);
+      await this.assertNameFree(patch.name, id);
+    }
+    if (input.host !== undefined) patch.host = serverHost(input.host);
+    if (input.port !== undefined) patch.port = input.port;
+    if (input.username !== undefined) patch.username = serverUsername(input.username);
+    if (input.auth_type !== undefined) patch.auth_type = input.auth_type;
+    if (input.target_path !== undefined) patch.target_path = targetPath(input.target_path);
+    if (input.tags !== undefined) patch.tags = JSON.stringify(normalizeTags(input.tags));
+    await this.assertPresetsExist(input);
+    Object.assign(patch, credentialPatch(input, this.d.cipher));
+
+    if (input.host_key_fingerprint !== undefined) {
+      patch.host_key_fingerprint = hostKeyFingerprint(input.host_key_fingerprint);
+    } else if ((patch.host ?? current.host) !== current.host || (patch.port ?? current.port) !== current.port) {
+      // A new address is another machine with another key: trust it on first use again.
+      patch.host_key_fingerprint = null;
+    }
+    patch.updated_at = nowIso();
+
+    let row: ServerRow | undefined;
+    try {
+      row = await this.d.repo.update(id, patch);
+    } catch (err) {
+      throw this.duplicateName(err, patch.name ?? current.name);
+    }
+    if (!row) throw new NotFoundError('Server not found');
+    // Address, credentials or pin may have changed: later operations connect afresh.
+    this.d.ssh.forget(id);
+    const changed = Object.keys(patch)
+      .filter((k) => k !== 'updated_at')
+      .map((k) => k.replace(/_enc$/, ''));
+    await this.d.audit.record(actor, 'update_server', { type: 'server', id, detail: `fields=${changed.join(',')}` });
+    return toServerView(row);
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const row = await this.get(id);
+    if (!(await this.d.repo.delete(id))) throw new NotFoundError('Server not found');
+    this.d.ssh.forget(id);
+    await this.d.audit.record(actor, 'delete_server', { type: 'server', id, detail: `name=${row.name}` });
+  }
+
+  async forgetHostKey(actor: Actor, id: number): Promise<ServerView> {
+    const before = await this.get(id);
+    if (!(await this.d.repo.clearHostKey(id, nowIso()))) throw new NotFoundError('Server not found');
+    // Pooled connections were verified against the old key; the next one pins afresh.
+    this.d.ssh.forget(id);
+    await this.d.audit.record(actor, 'forget_host_key', {
+      type: 'server',
+      id,
+      detail: `fingerprint=${before.host_key_fingerprint ?? 'none'}`,
+    });
+    return this.view(id);
+  }
+
+  /**
+   * One SSH round trip (`true`) through the shared pool. Failures are a result, not an error:
+   * `{ ok: false, error }` with a message naming the cause (refused, timeout, authentication,
+   * or both fingerprints of a changed host key).
+   */
+  async test(actor: Actor, id: number): Promise<TestResult> {
+    const row = await this.get(id);
+    const started = performance.now();
+    let result: TestResult;
+    try {
+      const target = await this.targetFromRow(row);
+      const r = await this.d.ssh.exec(target, 'true', { timeoutMs: TEST_TIMEOUT_MS });
+      if (r.timedOut) throw new BadRequestError(`The test command timed out on ${row.host}:${row.port}`);
+      if (r.exitCode !== 0) throw new BadRequestError(`The test command exited with ${r.exitCode ?? 'a signal'}`);
+      result = { ok: true, latency_ms: Math.max(0, Math.round(performance.now() - started)), error: null };
+    } catch (err) {
+      result = { ok: false, latency_ms: null, error: this.describe(err, id) };
+    }
+    await this.d.audit.record(actor, 'test_server', {
+      type: 'server',
+      id,
+      detail: result.ok ? `ok latency_ms=${result.latency_ms}` : `failed: ${result.error}`.slice(0, 500),
+    });
+    return result;
+  }
+
+  private describe(err: unknown, id: number): string {
+    // Domain and SSH errors are written to be client-facing and secret-free.
+    if (err instanceof DomainError || err instanceof DecryptionError) return err.message;
+    this.d.log.warn({ serverId: id, err: err instanceof Error ? err.message : String(err) }, 'server test failed');
+    return 'SSH test failed with an unexpected error';
+  }
+
+  private async assertNameFree(name: string, exceptId?: number): Promise<void> {
+    if (await this.d.repo.nameTaken(name, exceptId)) throw new BadRequestError(`A server named "${name}" already exists`);
+  }
+
+  private async assertPresetsExist(input: ServerInput): Promise<void> {
+    if (input.ssh_key_preset_id != null && !(await this.d.sshKeyPresets.findById(input.ssh_key_preset_id))) {
+      throw new BadRequestError(`SSH key preset ${input.ssh_key_preset_id} does not exist`);
+    }
+    if (input.password_preset_id != null && !(await this.d.passwordPresets.findById(input.password_preset_id))) {
+      throw new BadRequestError(`Password preset ${input.password_preset_id} does not exist`);
+    }
+  }
+
+  private duplicateName(err: unknown, name: string): unknown {
+    return isUniqueViolation(err) ? new BadRequestError(`A server named "${name}" already exists`) : err;
+  }
+}

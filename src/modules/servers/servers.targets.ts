@@ -1,0 +1,52 @@
+/**
+ * Resolving a server row into an `SshTarget`: the one place stored credentials are decrypted
+ * for use. Inline credentials come first, then the referenced preset; the server's own user
+ * name always wins over a preset's.
+ */
+import type { SshAuth, SshTarget } from '../../adapters/ssh/types.js';
+import type { Cipher } from '../../core/crypto.js';
+import { BadRequestError } from '../../core/errors.js';
+import { toSsh2PrivateKey } from '../../core/ssh-keys.js';
+import type { ServerRow } from '../../db/types.js';
+import type { PresetsRepository } from '../presets/presets.repository.js';
+import type { SshKeyPresetsRepository } from '../ssh-key-presets/ssh-key-presets.repository.js';
+
+export interface TargetDeps {
+  cipher: Cipher;
+  passwordPresets: PresetsRepository;
+  sshKeyPresets: SshKeyPresetsRepository;
+}
+
+export async function resolveTarget(d: TargetDeps, row: ServerRow): Promise<SshTarget> {
+  return {
+    id: row.id,
+    name: row.name,
+    host: row.host,
+    port: row.port,
+    username: row.username || 'root',
+    auth: row.auth_type === 'password' ? await passwordAuth(d, row) : await keyAuth(d, row),
+    hostKeyFingerprint: row.host_key_fingerprint,
+  };
+}
+
+async function keyAuth(d: TargetDeps, row: ServerRow): Promise<SshAuth> {
+  let stored = row.private_key_enc;
+  if (!stored && row.ssh_key_preset_id !== null) {
+    const preset = await d.sshKeyPresets.findById(row.ssh_key_preset_id);
+    if (!preset) throw new BadRequestError(`The SSH key preset of server "${row.name}" no longer exists`);
+    stored = preset.private_key_enc;
+  }
+  if (!stored) throw new BadRequestError(`Server "${row.name}" has no SSH private key configured`);
+  return { type: 'key', privateKey: toSsh2PrivateKey(d.cipher.decrypt(stored)) };
+}
+
+async function passwordAuth(d: TargetDeps, row: ServerRow): Promise<SshAuth> {
+  let stored = row.password_enc;
+  if (!stored && row.password_preset_id !== null) {
+    const preset = await d.passwordPresets.findById(row.password_preset_id);
+    if (!preset) throw new BadRequestError(`The password preset of server "${row.name}" no longer exists`);
+    stored = preset.password_enc;
+  }
+  if (!stored) throw new BadRequestError(`Server "${row.name}" has no password configured`);
+  return { type: 'password', password: d.cipher.decrypt(stored) };
+}

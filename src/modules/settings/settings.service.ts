@@ -1,0 +1,148 @@
+/**
+ * System settings (spec §B and CONTRACT §8): the listing with masking, single reads with defaults,
+ * the PUT rules in their spec order, and the API key reveal. Every write goes through
+ * `RuntimeSettings.set`, which applies it here at once and announces it to the other workers.
+ */
+import type { Actor } from '../../core/actor.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { redactUrl } from '../../db/database.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { RuntimeSettings } from './runtime-settings.js';
+import type { SecretSettings } from './secret-settings.js';
+import {
+  DEFAULTS,
+  ENUM_RULES,
+  INTEGER_RULES,
+  IMMUTABLE_KEYS,
+  MUTABLE_KEYS,
+  PATROL_ENV_KEYS,
+  SENSITIVE_KEYS,
+  isImmutable,
+} from './setting-keys.js';
+
+export interface SettingView {
+  key: string;
+  value: string | null;
+  value_set: boolean | null;
+  updated_at: string;
+}
+
+export type SettingValueInput = string | number | boolean | null;
+
+export interface SettingsServiceDeps {
+  settings: RuntimeSettings;
+  secrets: SecretSettings;
+  audit: AuditService;
+  log: Logger;
+  databaseUrl: string;
+  /** Shown as `updated_at` of values that come from the environment rather than a row. */
+  startedAt: string;
+  /** Mirrors the default bot's credentials to the host patrol script (rule 7). */
+  syncPatrolEnv(token: string, chatId: string): Promise<void>;
+}
+
+/** Keys shown in a listing with this value, never a stored row (secrets live in DATA_DIR/env). */
+const ENV_ONLY_KEYS = new Set(['secret_key', 'encryption_key', 'database_url']);
+
+function shortKey(key: string): string {
+  return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+}
+
+export class SettingsService {
+  constructor(private readonly d: SettingsServiceDeps) {}
+
+  list(): SettingView[] {
+    const keys = new Set<string>([...IMMUTABLE_KEYS, ...Object.keys(DEFAULTS)]);
+    for (const k of this.d.settings.keys()) if (MUTABLE_KEYS.has(k)) keys.add(k);
+    const views: SettingView[] = [];
+    for (const k of [...keys].sort()) {
+      const v = this.view(k);
+      if (v) views.push(v);
+    }
+    return views;
+  }
+
+  get(key: string): SettingView {
+    const v = MUTABLE_KEYS.has(key) || isImmutable(key) ? this.view(key) : null;
+    if (!v) throw new NotFoundError(`Setting ${shortKey(key)} not found`);
+    return v;
+  }
+
+  /** PUT /{key}: the rules of spec §B in their order. */
+  async update(actor: Actor, key: string, input: SettingValueInput): Promise<{ key: string; value: string | null } | SettingView> {
+    if (isImmutable(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is immutable`);
+    if (!MUTABLE_KEYS.has(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is not a known mutable setting`);
+
+    let value: string | null = input === null ? null : String(input);
+    if (SENSITIVE_KEYS.has(key)) {
+      if (value === null || value.trim() === '') {
+        const current = this.d.settings.get(key);
+        if (current !== null && current !== '') return this.view(key)!;
+        throw new BadRequestError(`A value is required for ${key}`);
+      }
+      value = value.trim();
+    }
+    const allowed = ENUM_RULES[key];
+    if (allowed) {
+      const v = value?.trim() ?? '';
+      if (!allowed.includes(v)) throw new BadRequestError(`Invalid value for ${key}: must be one of ${allowed.join(', ')}`);
+      value = v;
+    }
+    const range = INTEGER_RULES[key];
+    if (range) {
+      const v = value?.trim() ?? '';
+      const n = /^[+-]?\d{1,12}$/.test(v) ? Number(v) : NaN;
+      if (!Number.isInteger(n) || n < range.min || n > range.max) {
+        throw new BadRequestError(`Invalid value for ${key}: must be an integer between ${range.min} and ${range.max}`);
+      }
+      value = String(n);
+    }
+
+    if (value === null) await this.d.settings.set(key, null);
+    else await this.d.secrets.write(key, value);
+    await this.d.audit.record(actor, 'update_setting', { type: 'setting', id: key, detail: `key=${key}` });
+    if (PATROL_ENV_KEYS.has(key)) await this.syncPatrolEnv();
+    return { key, value };
+  }
+
+  async revealApiKey(actor: Actor): Promise<{ key: 'api_key'; value: string }> {
+    const value = this.d.secrets.read('api_key');
+    if (value === null) throw new NotFoundError('API key not stored');
+    await this.d.audit.record(actor, 'reveal_api_key', { type: 'setting', id: 'api_key' });
+    return { key: 'api_key', value };
+  }
+
+  /** The Setting object of a key as this worker sees it, or null when it has no row and no default. */
+  private view(key: string): SettingView | null {
+    if (ENV_ONLY_KEYS.has(key)) {
+      const isUrl = key === 'database_url';
+      return {
+        key,
+        value: isUrl ? redactUrl(this.d.databaseUrl) : '',
+        value_set: isUrl ? null : true,
+        updated_at: this.d.startedAt,
+      };
+    }
+    const entry = this.d.settings.entry(key);
+    if (!entry) {
+      const fallback = DEFAULTS[key];
+      return fallback === undefined ? null : { key, value: fallback, value_set: null, updated_at: this.d.startedAt };
+    }
+    if (SENSITIVE_KEYS.has(key)) {
+      return { key, value: '', value_set: entry.value !== null && entry.value !== '', updated_at: entry.updated_at };
+    }
+    return { key, value: entry.value, value_set: null, updated_at: entry.updated_at };
+  }
+
+  private async syncPatrolEnv(): Promise<void> {
+    try {
+      const token = this.d.secrets.read('messenger_bot_token') ?? '';
+      const chatId = this.d.settings.get('messenger_chat_id') ?? '';
+      await this.d.syncPatrolEnv(token, chatId);
+    } catch (err) {
+      // Rule 7: the setting is saved either way; only the mirror for the host script failed.
+      this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not sync patrol env file');
+    }
+  }
+}

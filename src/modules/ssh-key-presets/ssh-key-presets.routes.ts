@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.js';
+import { requireAdmin } from '../../http/request-context.js';
+import { ErrorResponse } from '../auth/auth.schemas.js';
+import { SshKeyPresetsRepository } from './ssh-key-presets.repository.js';
+import {
+  CreateSshKeyPresetBody, IdParams, PresetRef, RevealBody, RevealedSshKeyPreset, SshKeyPresetView,
+  UpdateSshKeyPresetBody,
+} from './ssh-key-presets.schemas.js';
+import { SshKeyPresetsService } from './ssh-key-presets.service.js';
+
+export const sshKeyPresetsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+  const svc = new SshKeyPresetsService({
+    repo: new SshKeyPresetsRepository(c.db),
+    cipher: c.cipher,
+    audit: c.audit,
+    verifyCurrentPassword: (admin, pw) => c.auth.verifyCurrentPassword(admin, pw),
+  });
+  const tags = ['ssh-key-presets'];
+
+  app.get('/', { schema: { tags, response: { 200: Type.Array(SshKeyPresetView) } } }, async () => svc.list());
+
+  app.post(
+    '/',
+    { schema: { tags, body: CreateSshKeyPresetBody, response: { 201: PresetRef, 400: ErrorResponse } } },
+    async (req, reply) => reply.code(201).send(await svc.create(req.actor, req.body)),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: UpdateSshKeyPresetBody,
+        response: { 200: PresetRef, 400: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse },
+      },
+    },
+    async (req) => svc.update(req.actor, req.params.id, req.body),
+  );
+
+  app.post(
+    '/:id/reveal',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: RevealBody,
+        response: { 200: RevealedSshKeyPreset, 400: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse },
+      },
+    },
+    async (req) => svc.reveal(req.actor, requireAdmin(req), req.params.id, req.body.current_password),
+  );
+
+  app.delete(
+    '/:id',
+    { schema: { tags, params: IdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
+    async (req, reply) => {
+      await svc.delete(req.actor, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,41 @@
+import { Type } from 'typebox';
+import { NO_NUL } from '../presets/presets.schemas.js';
+
+export { IdParams, PresetRef, RevealBody } from '../presets/presets.schemas.js';
+
+/** Large enough for an 8192-bit RSA key in any accepted armour. */
+export const PRIVATE_KEY_MAX = 16_384;
+const NO_NUL_OR_NEWLINE = '^[^\\u0000\\r\\n]*$';
+
+export const SshKeyPresetView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  username: Type.String(),
+  public_key: Type.String(),
+  private_key_set: Type.Boolean(),
+  created_at: Type.String(),
+});
+
+const Username = Type.Union([Type.String({ maxLength: 100, pattern: NO_NUL }), Type.Null()]);
+const PublicKey = Type.Union([Type.String({ maxLength: 8192, pattern: NO_NUL_OR_NEWLINE }), Type.Null()]);
+
+export const CreateSshKeyPresetBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
+  username: Type.Optional(Username),
+  private_key: Type.String({ minLength: 1, maxLength: PRIVATE_KEY_MAX }),
+  public_key: Type.Optional(PublicKey),
+});
+
+export const UpdateSshKeyPresetBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL })),
+  username: Type.Optional(Username),
+  private_key: Type.Optional(Type.String({ minLength: 1, maxLength: PRIVATE_KEY_MAX })),
+  public_key: Type.Optional(PublicKey),
+});
+
+export const RevealedSshKeyPreset = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  private_key: Type.String(),
+  public_key: Type.String(),
+});

@@ -1,0 +1,157 @@
+/**
+ * The staging prefix rule (spec general rule 5): a path is inside staging when its fully resolved
+ * form — symlinks and `..` resolved — starts with the staging prefix. Every module that touches a
+ * local path (staging, push, file-diff, verify) goes through `StagingPaths` so the rule lives in
+ * one place. Callers must use the *resolved* path afterwards, never the input: the input may still
+ * name a symlink that points elsewhere.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BadRequestError, ForbiddenPathError } from '../../core/errors.js';
+
+/** Linux gives up after 40 symlinks in one resolution; so do we. */
+const MAX_SYMLINKS = 40;
+
+function errCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | null)?.code;
+}
+
+/** Refuses what no filesystem call could take (NUL bytes), as a 400 instead of a crash. */
+export function assertUsablePath(p: string, field = 'path'): void {
+  if (p.includes('\0')) throw new BadRequestError(`${field} contains a NUL byte`);
+}
+
+/**
+ * Like Python's non-strict `os.path.realpath`: resolves every symlink and `..` in the parts that
+ * exist and keeps the missing tail as written (normalised). Needed because a missing path must
+ * still be judged (a delete of a missing file is a 404 only once it is known to be inside).
+ */
+export async function resolvePath(input: string): Promise<string> {
+  assertUsablePath(input);
+  const abs = path.resolve(input);
+  try {
+    return await fs.promises.realpath(abs);
+  } catch (err) {
+    const code = errCode(err);
+    if (code === 'ELOOP') throw new BadRequestError('Too many levels of symbolic links');
+    if (code === 'ENAMETOOLONG') throw new BadRequestError('Path is too long');
+    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') throw err;
+  }
+  return resolveComponentwise(abs);
+}
+
+/**
+ * Walks component by component. A missing component is kept literally, but resolution goes on
+ * after it: `missing/../link` must still follow `link`, or a caller acting on the result could
+ * be sent through a symlink that was never checked.
+ */
+async function resolveComponentwise(abs: string): Promise<string> {
+  const pending = abs.split('/').filter(Boolean);
+  let resolved = '/';
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    if (part === '.') continue;
+    if (part === '..') {
+      resolved = path.dirname(resolved);
+      continue;
+    }
+    const next = path.join(resolved, part);
+    let isLink = false;
+    try {
+      isLink = (await fs.promises.lstat(next)).isSymbolicLink();
+    } catch (err) {
+      const code = errCode(err);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') throw err;
+    }
+    if (!isLink) {
+      resolved = next;
+      continue;
+    }
+    if (++links > MAX_SYMLINKS) throw new BadRequestError('Too many levels of symbolic links');
+    const target = await fs.promises.readlink(next);
+    if (target.startsWith('/')) resolved = '/';
+    pending.unshift(...target.split('/').filter(Boolean));
+  }
+  return resolved;
+}
+
+/** True when `child` is `parent` or lies below it (both already resolved). */
+export function isSameOrUnder(child: string, parent: string): boolean {
+  if (parent === '/') return child.startsWith('/');
+  const p = parent.endsWith('/') ? parent.slice(0, -1) : parent;
+  return child === p || child.startsWith(`${p}/`);
+}
+
+/** The prefix as the filesystem sees it (e.g. macOS' /tmp -> /private/tmp), so resolved paths compare. */
+function resolvePrefix(prefix: string): string {
+  const abs = path.resolve(prefix);
+  const keepSlash = prefix.endsWith('/') ? '/' : '';
+  const dir = keepSlash ? abs : path.dirname(abs);
+  const tail = keepSlash ? '' : path.basename(abs);
+  let realDir = dir;
+  try {
+    realDir = fs.realpathSync(dir);
+  } catch {
+    // The parent may not exist yet; the literal form is then the only sensible reading.
+  }
+  const joined = tail ? path.join(realDir, tail) : realDir;
+  return keepSlash && !joined.endsWith('/') ? `${joined}/` : joined;
+}
+
+export class StagingPaths {
+  /** The configured prefix, e.g. `/tmp/svc_upload_`. */
+  readonly prefix: string;
+  /** The prefix with its parent directory resolved; resolved paths are compared against this. */
+  readonly resolvedPrefix: string;
+
+  constructor(prefix: string) {
+    if (!prefix) throw new Error('STAGING_PREFIX must not be empty');
+    this.prefix = prefix;
+    this.resolvedPrefix = resolvePrefix(prefix);
+  }
+
+  /** Resolves symlinks and `..` (non-strict: a missing tail is kept). */
+  resolve(input: string): Promise<string> {
+    return resolvePath(input);
+  }
+
+  /** Whether an already resolved path is inside staging. */
+  isInside(resolved: string): boolean {
+    return resolved.startsWith(this.resolvedPrefix);
+  }
+
+  /**
+   * Resolves `input` and returns the resolved path when it is inside staging; otherwise throws
+   * ForbiddenPathError (403). Use the returned path for every later filesystem call.
+   */
+  async resolveInsideStaging(input: string, what = 'Path'): Promise<string> {
+    const resolved = await resolvePath(input);
+    if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`);
+    return resolved;
+  }
+
+  /** Creates a fresh `<prefix><12 hex>` directory (mode 0755) and returns its path. */
+  async createStagingDir(): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const dir = `${this.resolvedPrefix}${crypto.randomBytes(6).toString('hex')}`;
+      try {
+        await fs.promises.mkdir(dir, { mode: 0o755 });
+        return dir;
+      } catch (err) {
+        if (errCode(err) !== 'EEXIST' || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  /**
+   * A scratch file name beside the staging directories that does not itself match the prefix
+   * (hidden, different stem), so listings of staging never show half-written uploads.
+   */
+  scratchFile(suffix: string): string {
+    const dir = this.resolvedPrefix.endsWith('/') ? this.resolvedPrefix : path.dirname(this.resolvedPrefix);
+    const stem = this.resolvedPrefix.endsWith('/') ? 'upload' : path.basename(this.resolvedPrefix);
+    return path.join(dir, `.${stem}${crypto.randomBytes(6).toString('hex')}${suffix}`);
+  }
+}

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+
+export { ErrorResponse } from '../auth/auth.schemas.js';
+
+/** Linux PATH_MAX; longer input could never name a file. */
+const PathString = Type.String({ maxLength: 4096 });
+
+export const PathBody = Type.Object({ path: PathString });
+
+export const FileOpBody = Type.Object({
+  path: PathString,
+  // A plain string, not an enum: an unknown operation is a 400 like the remote file-ops, not a 422.
+  operation: Type.String({ maxLength: 40 }),
+  new_name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+});
+
+export const BrowseLocalResponse = Type.Object({
+  path: Type.String(),
+  entries: Type.Array(Type.Object({ name: Type.String(), is_dir: Type.Boolean(), size: Type.Integer() })),
+});
+
+export const FileOpResponse = Type.Object({
+  success: Type.Boolean(),
+  operation: Type.String(),
+  path: Type.String(),
+  new_name: Type.Optional(Type.String()),
+  new_path: Type.Optional(Type.String()),
+});
+
+export const PreviewResponse = Type.Object({
+  name: Type.String(),
+  size: Type.Integer(),
+  content_base64: Type.String(),
+  truncated: Type.Boolean(),
+  encoding_hint: Type.Union([Type.Literal('text'), Type.Literal('binary')]),
+});
+
+export const ValidateSourceResponse = Type.Object({
+  valid: Type.Boolean(),
+  is_dir: Type.Boolean(),
+  path: Type.String(),
+  file_count: Type.Integer(),
+  size_bytes: Type.Integer(),
+  file_count_truncated: Type.Boolean(),
+});
+
+export const UploadZipResponse = Type.Object({
+  success: Type.Boolean(),
+  source_path: Type.String(),
+  file_count: Type.Integer(),
+  files: Type.Array(Type.String()),
+  files_truncated: Type.Boolean(),
+  filename: Type.String(),
+  size: Type.Integer(),
+});

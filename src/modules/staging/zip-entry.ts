@@ -1,0 +1,106 @@
+/**
+ * One ZIP entry: what it may become on disk (plan) and the checks on its bytes (EntrySink).
+ * Anything that is not a plain file or directory inside the destination is refused with a 400.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Entry } from 'yauzl';
+import { BadRequestError } from '../../core/errors.js';
+import { isSameOrUnder } from './staging-paths.js';
+
+const WRITE_BATCH = 1024 * 1024;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+
+export function invalidArchive(reason: string): BadRequestError {
+  return new BadRequestError(`Invalid ZIP archive: ${reason.slice(0, 200)}`);
+}
+
+export interface Planned {
+  kind: 'dir' | 'file';
+  rel: string;
+  target: string;
+  mode: number;
+}
+
+/** Checks one entry and decides what it becomes; throws a 400 for anything not a plain file or directory. */
+export function plan(entry: Entry, dest: string): Planned {
+  const name = entry.fileName;
+  if (name.includes('\0')) throw invalidArchive('an entry name contains a NUL byte');
+  // yauzl already refuses absolute names, `..` segments and backslashes; this is the backstop.
+  const rel = name.replace(/\/+$/, '');
+  const parts = rel.split('/');
+  if (!rel || parts.some((p) => p === '..')) throw invalidArchive(`unsafe entry path: ${name}`);
+  const target = path.resolve(dest, rel);
+  if (target === dest || !isSameOrUnder(target, dest)) throw invalidArchive(`unsafe entry path: ${name}`);
+
+  const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
+  const type = unixMode & S_IFMT;
+  if (type === S_IFLNK) throw invalidArchive(`symbolic link entries are not allowed: ${name}`);
+  const isDir = name.endsWith('/') || type === S_IFDIR;
+  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
+    throw invalidArchive(`special file entries are not allowed: ${name}`);
+  }
+  if (isDir) return { kind: 'dir', rel, target, mode: 0o755 };
+  if (entry.isEncrypted()) throw invalidArchive(`encrypted entries are not supported: ${name}`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+    throw invalidArchive(`unsupported compression method ${entry.compressionMethod}: ${name}`);
+  }
+  // Keep an owner-executable bit (scripts), nothing else from the archive: no setuid, no 0777.
+  return { kind: 'file', rel, target, mode: unixMode & 0o100 ? 0o755 : 0o644 };
+}
+
+export /** Size and CRC checks for one entry, and batched writes of its output. */
+class EntrySink {
+  private size = 0;
+  private crc = 0;
+  private batch: Buffer[] = [];
+  private batchLen = 0;
+
+  constructor(
+    private readonly out: FileHandle,
+    private readonly entry: Entry,
+    private readonly rel: string,
+    private readonly owner: { account(bytes: number): void },
+  ) {}
+
+  /** `reused`: the chunk's memory is recycled after this call, so it is written at once, never kept. */
+  async write(chunk: Buffer, reused: boolean): Promise<void> {
+    this.size += chunk.length;
+    if (this.size > this.entry.uncompressedSize) throw invalidArchive(`entry is larger than its header says: ${this.rel}`);
+    this.owner.account(chunk.length);
+    this.crc = zlib.crc32(chunk, this.crc);
+    if (reused) {
+      await this.flush();
+      await writeAll(this.out, chunk);
+      return;
+    }
+    this.batch.push(chunk);
+    this.batchLen += chunk.length;
+    if (this.batchLen >= WRITE_BATCH) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.batchLen === 0) return;
+    const chunks = this.batch;
+    this.batch = [];
+    this.batchLen = 0;
+    await this.out.writev(chunks);
+  }
+
+  finish(): void {
+    if (this.size !== this.entry.uncompressedSize) throw invalidArchive(`entry is shorter than its header says: ${this.rel}`);
+    if (this.crc >>> 0 !== this.entry.crc32 >>> 0) throw invalidArchive(`CRC-32 mismatch: ${this.rel}`);
+  }
+}
+
+async function writeAll(out: FileHandle, chunk: Buffer): Promise<void> {
+  let off = 0;
+  while (off < chunk.length) {
+    const { bytesWritten } = await out.write(chunk, off, chunk.length - off);
+    off += bytesWritten;
+  }
+}

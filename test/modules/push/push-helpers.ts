@@ -1,0 +1,127 @@
+/**
+ * Shared by the push, retry, schedule and script tests: staged source trees, remote dirs on the
+ * local sshd instances (their files are on this machine, so they are compared on disk), servers
+ * created through the API, and a recorder of live events.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import type { SshdInfo } from '../../fixtures/sshd.js';
+import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import type { DbKind } from '../../helpers/targets.js';
+import type { LiveEvent } from '../../../src/modules/events/event-bus.js';
+
+/** SQLite with the in-process cache; PostgreSQL with Redis when the run provides both. */
+export function appFor(db: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
+  const cache = db === 'postgres' && process.env.TEST_CACHE_URL ? 'redis' : 'memory';
+  return makeTestApp({ db, cache, env });
+}
+
+export type Caller = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
+
+export function caller(get: () => TestApp): Caller {
+  return async (method, url, payload) => {
+    const t = get();
+    return t.app.inject({ method, url, headers: await t.auth(), ...(payload === undefined ? {} : { payload: payload as object }) });
+  };
+}
+
+/** A fresh directory inside staging (the default prefix /tmp/svc_upload_) holding `files`. */
+export function stagingDir(files: Record<string, string | Buffer>): string {
+  const dir = fs.mkdtempSync('/tmp/svc_upload_test');
+  writeTree(dir, files);
+  return dir;
+}
+
+export function writeTree(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, data] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), data);
+  }
+}
+
+/** sha256 of every regular file below `dir`, by relative path; {} when the dir is missing. */
+export function digestTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!fs.existsSync(dir)) return out;
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) out[path.relative(dir, p)] = createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A unique directory path under the test user's home (where every sshd instance logs in). */
+export function remoteDir(sshd: SshdInfo, label: string): string {
+  return path.join(sshd.homeDir, `fleet-push-${label}-${randomUUID().slice(0, 8)}`);
+}
+
+export async function addServer(
+  call: Caller,
+  sshd: SshdInfo,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const res = await call('POST', '/api/servers', {
+    name: `${name}-${randomUUID().slice(0, 6)}`,
+    host: sshd.host,
+    port: sshd.port,
+    username: sshd.username,
+    private_key: sshd.privateKey,
+    ...extra,
+  });
+  if (res.statusCode !== 201) throw new Error(`server create failed: ${res.statusCode} ${res.body}`);
+  return res.json().id as number;
+}
+
+export interface EventLog {
+  events: LiveEvent[];
+  /** Resolves with the first event (seen or coming) matching `pred`. */
+  next(pred: (e: LiveEvent) => boolean, ms?: number): Promise<LiveEvent>;
+  stop(): void;
+}
+
+export function recordEvents(t: TestApp): EventLog {
+  const events: LiveEvent[] = [];
+  const waiters: Array<{ pred: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }> = [];
+  const stop = t.app.container.events.on((e) => {
+    events.push(e);
+    for (const w of [...waiters]) {
+      if (w.pred(e)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(e);
+      }
+    }
+  });
+  return {
+    events,
+    next(pred, ms = 15_000) {
+      const hit = events.find(pred);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching live event')), ms);
+        waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+      });
+    },
+    stop: () => void stop(),
+  };
+}
+
+export function rmrf(...dirs: string[]): void {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+}
+
+export async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 15_000, stepMs = 20): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
