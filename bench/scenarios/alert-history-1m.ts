@@ -30,6 +30,19 @@ async function seed(databaseUrl: string): Promise<number> {
   const start = NOW - DAYS * 86_400_000;
   const BATCH = 1000;
   await db.transaction().execute(async (trx) => {
+    // The fleet the log refers to (names come from here, as in a real installation).
+    const at = new Date(start).toISOString();
+    const servers = Array.from({ length: SERVERS }, (_, i) => ({
+      name: `srv-${i + 1}`,
+      host: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+      port: 22,
+      username: 'root',
+      auth_type: 'key',
+      tags: '[]',
+      created_at: at,
+      updated_at: at,
+    }));
+    for (let i = 0; i < SERVERS; i += 250) await trx.insertInto('servers').values(servers.slice(i, i + 250)).execute();
     for (let i = 0; i < ROWS; i += BATCH) {
       const rows = [];
       for (let j = i; j < Math.min(ROWS, i + BATCH); j++) {

@@ -77,8 +77,10 @@ export class AgentService {
     } catch (err) {
       this.cacheError(err);
     }
-    await this.writer.record(server, new Date(now).toISOString(), server.status !== 'online' || active?.has('offline') === true);
-    if (active) await this.d.engine.evaluate(server, reading, active, now);
+    const written = this.writer.record(server, new Date(now).toISOString(), server.status !== 'online' || active?.has('offline') === true);
+    if (written) await written;
+    const crossed = active ? this.d.engine.evaluate(server, reading, active, now) : undefined;
+    if (crossed) await crossed;
   }
 
   /** Writes buffered heartbeat times now (the offline detector calls this before it reads them). */

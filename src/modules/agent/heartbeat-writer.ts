@@ -37,12 +37,16 @@ export class HeartbeatWriter {
     await this.flush();
   }
 
-  /** Records a heartbeat; `writeNow` for a status change. */
-  async record(server: AgentServer, at: string, writeNow: boolean): Promise<void> {
+  /** Records a heartbeat; `writeNow` for a status change (only then is there a promise to await). */
+  record(server: AgentServer, at: string, writeNow: boolean): Promise<void> | undefined {
     if (!writeNow && server.status === 'online') {
       this.pending.set(server.id, at);
-      return;
+      return undefined;
     }
+    return this.writeThrough(server, at);
+  }
+
+  private async writeThrough(server: AgentServer, at: string): Promise<void> {
     try {
       await this.d.repo.markOnline(server.id, at);
       server.status = 'online';

@@ -42,10 +42,21 @@ export const DEFAULT_THRESHOLD = 90;
 export const DEFAULT_HEARTBEAT_TIMEOUT_S = 90;
 
 export class AlertEngine {
-  constructor(private readonly d: AlertEngineDeps) {}
+  /** Parsed once per setting change, not once per heartbeat. */
+  private thresholds: Record<string, number> | null = null;
+
+  constructor(private readonly d: AlertEngineDeps) {
+    d.settings.onChange((key) => {
+      if (key.endsWith('_alert_threshold')) this.thresholds = null;
+    });
+  }
 
   threshold(type: (typeof METRIC_TYPES)[number]): number {
-    return this.d.settings.getInt(`${type}_alert_threshold`, DEFAULT_THRESHOLD);
+    if (!this.thresholds) {
+      this.thresholds = {};
+      for (const t of METRIC_TYPES) this.thresholds[t] = this.d.settings.getInt(`${t}_alert_threshold`, DEFAULT_THRESHOLD);
+    }
+    return this.thresholds[type];
   }
 
   heartbeatTimeoutS(): number {
@@ -57,10 +68,11 @@ export class AlertEngine {
   }
 
   /**
-   * One heartbeat against the server's active set: only a crossing touches the database.
+   * One heartbeat against the server's active set: only a crossing touches the database, and
+   * without one nothing is awaited (the common case on the hot path returns undefined).
    * `active` comes from `activeTypes` (read once by the caller).
    */
-  async evaluate(server: MonitoredServer, r: Reading, active: Set<AlertType>, nowMs: number): Promise<void> {
+  evaluate(server: MonitoredServer, r: Reading, active: Set<AlertType>, nowMs: number): Promise<unknown> | undefined {
     const jobs: Array<Promise<unknown>> = [];
     if (active.has('offline')) jobs.push(this.recover(server, 'offline', null, nowMs));
     for (const type of METRIC_TYPES) {
@@ -78,7 +90,7 @@ export class AlertEngine {
     } else if (active.has('time_drift')) {
       jobs.push(this.recover(server, 'time_drift', abs, nowMs));
     }
-    await Promise.all(jobs);
+    return jobs.length ? Promise.all(jobs) : undefined;
   }
 
   /** Opens an alert unless one is active for this server and type; true when this call opened it. */
