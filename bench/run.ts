@@ -33,11 +33,14 @@ async function main(): Promise<void> {
       process.stdout.write(`ERROR ${err instanceof Error ? err.message : String(err)}\n`);
     }
   }
-  const out = { at: new Date().toISOString(), node: process.version, scenarios };
   const dir = path.join(here, 'results');
+  const file = path.join(dir, 'latest.json');
+  // Running a subset updates those scenarios and keeps the others' last figures.
+  const previous = only.length && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')).scenarios ?? {}) : {};
+  const out = { at: new Date().toISOString(), node: process.version, scenarios: { ...previous, ...scenarios } };
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
-  process.stdout.write(`wrote ${path.relative(process.cwd(), path.join(dir, 'latest.json'))}\n`);
+  fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
   // Scenarios leave no servers behind, but a stray handle must not keep the bench alive.
   process.exit(0);
 }

@@ -5,7 +5,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppConfig } from './config.js';
 import { createContainer, type Container, type ContainerOptions } from './container.js';
@@ -80,7 +79,6 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   for (const m of modules) {
     await app.register(m.plugin, { prefix: m.prefix, c: container });

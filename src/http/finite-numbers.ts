@@ -17,11 +17,13 @@ function findNonFinite(value: unknown, path: string, depth: number): string | nu
 }
 
 export function installFiniteNumberGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', async (req) => {
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  app.addHook('preHandler', (req, _reply, done) => {
     const hit =
       findNonFinite(req.query, 'querystring', 0) ??
       findNonFinite(req.params, 'params', 0) ??
       findNonFinite(req.body, 'body', 0);
-    if (hit) throw new UnprocessableError(`Validation failed: ${hit} must be a finite number within ±2^53`, [{ path: hit, message: 'must be a finite number within ±2^53' }]);
+    if (!hit) return done();
+    done(new UnprocessableError(`Validation failed: ${hit} must be a finite number within ±2^53`, [{ path: hit, message: 'must be a finite number within ±2^53' }]));
   });
 }
