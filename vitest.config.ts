@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    reporters: ['default', './test/summary-reporter.ts'],
     pool: 'forks',
     // Two cores: real sshd, PostgreSQL and Redis are shared, so keep parallelism modest.
     maxWorkers: 2,
