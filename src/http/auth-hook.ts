@@ -15,7 +15,9 @@ export function installAuthHook(app: FastifyInstance, c: Container): void {
   app.addHook('onRequest', async (req) => {
     const ip = callerIp(req, c.config.trustProxy);
     req.actor = { adminId: null, username: 'anonymous', ip };
-    if (req.is404 || req.routeOptions.config?.public || req.url.startsWith('/docs')) return;
+    // Swagger UI's routes are public; match them by the route pattern, never by the raw URL.
+    const route = req.routeOptions.url ?? '';
+    if (req.is404 || req.routeOptions.config?.public || route === '/docs' || route.startsWith('/docs/')) return;
 
     const auth = req.headers.authorization;
     if (auth) {
