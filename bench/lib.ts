@@ -35,9 +35,15 @@ export function round(n: number, digits = 2): number {
 /** Runs a scenario module directly (`npx tsx bench/scenarios/x.ts`) and prints its JSON. */
 export async function runIfMain(metaUrl: string, scenario: Scenario): Promise<void> {
   const { pathToFileURL } = await import('node:url');
-  if (process.argv[1] && metaUrl === pathToFileURL(process.argv[1]).href) {
-    const result = await scenario.run();
-    process.stdout.write(`${JSON.stringify({ [scenario.name]: result }, null, 2)}\n`);
-    process.exit(0);
+  const { resolve } = await import('node:path');
+  if (process.argv[1] && metaUrl === pathToFileURL(resolve(process.argv[1])).href) {
+    try {
+      const result = await scenario.run();
+      process.stdout.write(`${JSON.stringify({ [scenario.name]: result }, null, 2)}\n`);
+      process.exit(0);
+    } catch (err) {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    }
   }
 }

@@ -11,12 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Scenario, ScenarioResult } from '../lib.js';
+import { runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const CHANGES = 100;
 const WARMUP = 10;
@@ -143,15 +142,4 @@ async function run(): Promise<ScenarioResult> {
 
 export const scenario: Scenario = { name: 'settings-propagation', run };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  scenario
-    .run()
-    .then((result) => {
-      process.stdout.write(`${JSON.stringify({ name: scenario.name, ...result }, null, 2)}\n`);
-      process.exit(0);
-    })
-    .catch((err) => {
-      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    });
-}
+await runIfMain(import.meta.url, scenario);

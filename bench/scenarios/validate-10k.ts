@@ -8,10 +8,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Scenario, ScenarioResult } from '../lib.js';
+import { runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const FILES = 10_000;
 const ROUNDS = 15;
@@ -109,12 +108,4 @@ async function run(): Promise<ScenarioResult> {
 
 export const scenario: Scenario = { name: 'validate-10k', run };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  scenario
-    .run()
-    .then((r) => console.log(JSON.stringify({ name: scenario.name, ...r }, null, 2)))
-    .catch((err) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+await runIfMain(import.meta.url, scenario);

@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Scenario, ScenarioResult } from '../lib.js';
+import { runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const FILES = 5000;
 const RANDOM_BYTES_TOTAL = 280 * 1024 * 1024;
@@ -188,12 +187,4 @@ async function run(): Promise<ScenarioResult> {
 
 export const scenario: Scenario = { name: 'zip-extract', run };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  scenario
-    .run()
-    .then((r) => console.log(JSON.stringify({ name: scenario.name, ...r }, null, 2)))
-    .catch((err) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+await runIfMain(import.meta.url, scenario);
