@@ -1,6 +1,7 @@
 /** Shared steps of the monitoring tests: servers with agent tokens, heartbeats, settings. */
 import type { TestApp } from '../../helpers/app.js';
 import { cacheKinds, dbKinds, type CacheKind, type DbKind } from '../../helpers/targets.js';
+import type { AlertEntry } from '../../../src/modules/alerts/alert-history.service.js';
 
 export interface Reading {
   cpu?: number;
@@ -54,15 +55,8 @@ export async function getServer(t: TestApp, id: number): Promise<{ status: strin
   return res.json();
 }
 
-export interface HistoryItem {
-  id: number;
-  server_id: number;
-  server_name: string;
-  alert_type: string;
-  value: number | null;
-  is_recovery: boolean;
-  created_at: string;
-}
+/** A history entry as the API returns it. */
+export type HistoryItem = AlertEntry;
 
 export async function history(t: TestApp, query = ''): Promise<{ items: HistoryItem[]; total: number } & Record<string, unknown>> {
   const res = await t.app.inject({ url: `/api/alert-history${query ? `?${query}` : ''}`, headers: await t.auth() });
