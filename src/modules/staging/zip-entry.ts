@@ -26,16 +26,26 @@ export interface Planned {
   mode: number;
 }
 
-/** Checks one entry and decides what it becomes; throws a 400 for anything not a plain file or directory. */
-export function plan(entry: Entry, dest: string): Planned {
-  const name = entry.fileName;
+/**
+ * Where an entry named `name` lands under `dest`. yauzl already refuses absolute names, `..`
+ * segments and backslashes in the central directory; this is the backstop, and the only check for
+ * names read from local headers while an upload streams in.
+ */
+export function entryPath(name: string, dest: string): { rel: string; target: string } {
   if (name.includes('\0')) throw invalidArchive('an entry name contains a NUL byte');
-  // yauzl already refuses absolute names, `..` segments and backslashes; this is the backstop.
+  if (name.includes('\\') || name.startsWith('/')) throw invalidArchive(`unsafe entry path: ${name}`);
   const rel = name.replace(/\/+$/, '');
   const parts = rel.split('/');
   if (!rel || parts.some((p) => p === '..')) throw invalidArchive(`unsafe entry path: ${name}`);
   const target = path.resolve(dest, rel);
   if (target === dest || !isSameOrUnder(target, dest)) throw invalidArchive(`unsafe entry path: ${name}`);
+  return { rel, target };
+}
+
+/** Checks one entry and decides what it becomes; throws a 400 for anything not a plain file or directory. */
+export function plan(entry: Entry, dest: string): Planned {
+  const name = entry.fileName;
+  const { rel, target } = entryPath(name, dest);
 
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
   const type = unixMode & S_IFMT;
@@ -53,8 +63,14 @@ export function plan(entry: Entry, dest: string): Planned {
   return { kind: 'file', rel, target, mode: unixMode & 0o100 ? 0o755 : 0o644 };
 }
 
-export /** Size and CRC checks for one entry, and batched writes of its output. */
-class EntrySink {
+/** What an entry's output is checked against: from the central directory or a local header. */
+export interface Expected {
+  uncompressedSize: number;
+  crc32: number;
+}
+
+/** Size and CRC checks for one entry, and batched writes of its output. */
+export class EntrySink {
   private size = 0;
   private crc = 0;
   private batch: Buffer[] = [];
@@ -62,7 +78,7 @@ class EntrySink {
 
   constructor(
     private readonly out: FileHandle,
-    private readonly entry: Entry,
+    private readonly entry: Expected,
     private readonly rel: string,
     private readonly owner: { account(bytes: number): void },
   ) {}
@@ -95,6 +111,19 @@ class EntrySink {
     if (this.size !== this.entry.uncompressedSize) throw invalidArchive(`entry is shorter than its header says: ${this.rel}`);
     if (this.crc >>> 0 !== this.entry.crc32 >>> 0) throw invalidArchive(`CRC-32 mismatch: ${this.rel}`);
   }
+}
+
+/** Writes one chunk into inflate; resolves once inflate has consumed it (so its memory may be reused). */
+export function feedConsumed(inflate: zlib.InflateRaw, chunk: Buffer): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onClose = () => reject(new Error('inflate stream closed'));
+    inflate.once('close', onClose);
+    inflate.write(chunk, (err) => {
+      inflate.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    });
+  });
 }
 
 async function writeAll(out: FileHandle, chunk: Buffer): Promise<void> {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
-import { EntrySink, invalidArchive, plan, type Planned } from './zip-entry.js';
+import { EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './zip-entry.js';
 
 export interface ExtractLimits {
   /** Cap on the total bytes written (counted while inflating, not taken from headers). */
@@ -51,13 +51,28 @@ function classify(err: unknown): DomainError {
   return new InternalError('Archive extraction failed');
 }
 
-function openZip(archive: string): Promise<ZipFile> {
+/** Strict names (no absolute paths, `..` or backslashes) and sizes checked against the headers. */
+export const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true };
+
+export function openZip(archive: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(
-      archive,
-      { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
-      (err, zip) => (err ? reject(invalidArchive(err.message)) : resolve(zip)),
-    );
+    yauzl.open(archive, ZIP_OPTIONS, (err, zip) => (err ? reject(invalidArchive(err.message)) : resolve(zip)));
+  });
+}
+
+/** The next central directory entry, or null at the end; a malformed entry is a 400. */
+export function readNextEntry(zip: ZipFile): Promise<Entry | null> {
+  return new Promise((resolve, reject) => {
+    const onEntry = (e: Entry) => done(null, e);
+    const onEnd = () => done(null, null);
+    const onError = (err: Error) => done(invalidArchive(err.message), null);
+    const done = (err: Error | null, e: Entry | null) => {
+      zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
+      if (err) reject(err);
+      else resolve(e);
+    };
+    zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
+    zip.readEntry();
   });
 }
 
@@ -102,7 +117,7 @@ class Extraction {
       if (failure !== null) break;
       let entry: Entry | null;
       try {
-        entry = await this.nextEntry();
+        entry = await readNextEntry(this.zip);
       } catch (err) {
         fail(err);
         break;
@@ -138,21 +153,6 @@ class Extraction {
 
   private bomb(): BadRequestError {
     return new BadRequestError(`The archive expands beyond the ${this.limits.maxUncompressed}-byte limit`);
-  }
-
-  private nextEntry(): Promise<Entry | null> {
-    return new Promise((resolve, reject) => {
-      const onEntry = (e: Entry) => done(null, e);
-      const onEnd = () => done(null, null);
-      const onError = (err: Error) => done(invalidArchive(err.message), null);
-      const done = (err: Error | null, e: Entry | null) => {
-        this.zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
-        if (err) reject(err);
-        else resolve(e);
-      };
-      this.zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
-      this.zip.readEntry();
-    });
   }
 
   private async ensureDir(dir: string): Promise<void> {
@@ -209,16 +209,7 @@ class Extraction {
    */
   private async inflateInto(sink: EntrySink, start: number, length: number): Promise<void> {
     const inflate = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
-    const feed = (chunk: Buffer) =>
-      new Promise<void>((resolve, reject) => {
-        const onClose = () => reject(new Error('inflate stream closed'));
-        inflate.once('close', onClose);
-        inflate.write(chunk, (err) => {
-          inflate.off('close', onClose);
-          if (err) reject(err);
-          else resolve();
-        });
-      });
+    const feed = (chunk: Buffer) => feedConsumed(inflate, chunk);
     const feeder = this.readChunks(start, length, feed).then(
       () => void inflate.end(),
       (err) => void inflate.destroy(err),

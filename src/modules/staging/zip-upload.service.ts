@@ -6,13 +6,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { StagingPaths } from './staging-paths.js';
-import { extractZip } from './zip-extractor.js';
+import { extractZip, type ExtractResult } from './zip-extractor.js';
+import { StreamingZipExtractor } from './zip-stream-extractor.js';
+import { confirmStreamed } from './zip-stream-verify.js';
 
 export const ZIP_LIST_LIMIT = 500;
 /** Beyond the spec: an archive of a million empty files would exhaust inodes, not bytes. */
@@ -82,16 +85,13 @@ export class ZipUploadService {
 
     const archive = this.paths.scratchFile('.zip.part');
     let dest: string | null = null;
+    let streaming: StreamingZipExtractor | null = null;
     try {
-      const size = await this.receive(file.stream, archive);
-      if (size === 0) throw new BadRequestError('The uploaded file is empty');
       dest = await this.paths.createStagingDir();
-      const result = await extractZip(archive, dest, {
-        maxUncompressed: this.limits.maxUncompressed,
-        maxEntries: ZIP_MAX_ENTRIES,
-        listLimit: ZIP_LIST_LIMIT,
-        concurrency: this.limits.concurrency,
-      });
+      streaming = new StreamingZipExtractor(dest, { maxUncompressed: this.limits.maxUncompressed, maxEntries: ZIP_MAX_ENTRIES });
+      const size = await this.receive(file.stream, archive, streaming);
+      if (size === 0) throw new BadRequestError('The uploaded file is empty');
+      const result = await this.extract(archive, dest, streaming);
       await fs.promises.rm(archive, { force: true });
       await this.audit.record(actor, 'upload_zip', {
         type: 'local_path',
@@ -108,6 +108,9 @@ export class ZipUploadService {
         size,
       };
     } catch (err) {
+      // Nothing may still be writing into the directory when it is removed.
+      streaming?.abandon('upload failed');
+      await streaming?.finish();
       await this.cleanup(dest, archive);
       if (err instanceof DomainError) throw err;
       this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'zip upload failed');
@@ -115,22 +118,60 @@ export class ZipUploadService {
     }
   }
 
-  /** Streams the part to disk and returns its size; a 400 once it passes the size cap. */
-  private async receive(stream: IncomingFile['stream'], archive: string): Promise<number> {
+  /**
+   * Uses the extraction done while receiving when the central directory confirms it; otherwise
+   * starts over from the stored archive, which also produces the error for a hostile archive.
+   */
+  private async extract(archive: string, dest: string, streaming: StreamingZipExtractor): Promise<ExtractResult> {
+    const streamed = await streaming.finish();
+    const limits = { maxEntries: ZIP_MAX_ENTRIES, listLimit: ZIP_LIST_LIMIT };
+    const confirmed = streamed && (await confirmStreamed(archive, dest, streamed, limits));
+    if (confirmed) return confirmed;
+    this.log.debug({ reason: streaming.reason ?? 'central directory disagrees' }, 'zip upload: extracting the stored archive');
+    await fs.promises.rm(dest, { recursive: true, force: true });
+    await fs.promises.mkdir(dest, { mode: 0o755 });
+    return extractZip(archive, dest, {
+      maxUncompressed: this.limits.maxUncompressed,
+      concurrency: this.limits.concurrency,
+      ...limits,
+    });
+  }
+
+  /**
+   * Streams the part to the scratch file and, at the same time, into the streaming extractor;
+   * returns its size. A 400 once it passes the size cap.
+   */
+  private async receive(stream: IncomingFile['stream'], archive: string, streaming: StreamingZipExtractor): Promise<number> {
     let size = 0;
-    let sourceFailed: unknown = null;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-    });
-    stream.once('error', (err) => {
-      sourceFailed = err;
-    });
+    let writeFailed: unknown = null;
     const out = fs.createWriteStream(archive, { flags: 'wx', mode: 0o600, highWaterMark: 1024 * 1024 });
+    out.on('error', (err) => {
+      writeFailed ??= err;
+    });
+    const storeError = () => new InternalError(`Could not store the upload: ${errCode(writeFailed) ?? 'I/O error'}`);
     try {
-      await pipeline(stream, out);
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        out.write(chunk);
+        await streaming.push(chunk);
+        if (writeFailed !== null) break;
+        // Checked after the push: 'drain' may already have fired while the extractor had us wait.
+        if (out.writableNeedDrain) await once(out, 'drain');
+      }
     } catch (err) {
-      if (sourceFailed !== null) throw asUploadError(sourceFailed);
-      throw new InternalError(`Could not store the upload: ${errCode(err) ?? 'I/O error'}`);
+      out.destroy();
+      if (writeFailed !== null) throw storeError();
+      throw asUploadError(err);
+    }
+    if (writeFailed !== null) {
+      out.destroy();
+      throw storeError();
+    }
+    out.end();
+    try {
+      await finished(out);
+    } catch {
+      throw storeError();
     }
     // Busboy stops delivering at the cap and ends the part with `truncated`; nothing past it was written.
     if (stream.truncated) {

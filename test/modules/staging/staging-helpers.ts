@@ -19,6 +19,12 @@ export interface ZipEntrySpec {
   /** Overrides for lying headers. */
   declaredSize?: number;
   crc?: number;
+  /** A different name in the local header than in the central directory. */
+  localName?: string;
+  /** Only a local header: the central directory does not know this entry. */
+  localOnly?: boolean;
+  /** Sizes and CRC after the data (flag bit 3), as streaming writers do. */
+  dataDescriptor?: boolean;
 }
 
 /** Builds a ZIP archive in memory: local headers, data, central directory, end record. */
@@ -34,23 +40,39 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
     const payload = method === 8 ? zlib.deflateRawSync(data) : data;
     const crc = e.crc ?? zlib.crc32(data);
     const size = e.declaredSize ?? data.length;
+    const localName = e.localName === undefined ? name : Buffer.from(e.localName, 'utf8');
+    const flags = 0x800 | (e.dataDescriptor ? 0x8 : 0); // UTF-8 names
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6); // UTF-8 names
+    local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc >>> 0, 14);
-    local.writeUInt32LE(payload.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, payload);
+    if (!e.dataDescriptor) {
+      local.writeUInt32LE(crc >>> 0, 14);
+      local.writeUInt32LE(payload.length, 18);
+      local.writeUInt32LE(size, 22);
+    }
+    local.writeUInt16LE(localName.length, 26);
+    const descriptor = Buffer.alloc(e.dataDescriptor ? 16 : 0);
+    if (e.dataDescriptor) {
+      descriptor.writeUInt32LE(0x08074b50, 0);
+      descriptor.writeUInt32LE(crc >>> 0, 4);
+      descriptor.writeUInt32LE(payload.length, 8);
+      descriptor.writeUInt32LE(size, 12);
+    }
+    locals.push(local, localName, payload, descriptor);
+    const localLength = local.length + localName.length + payload.length + descriptor.length;
+    if (e.localOnly) {
+      offset += localLength;
+      continue;
+    }
 
     const mode = e.unixMode ?? (isDir ? 0o040755 : 0o100644);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
+    central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc >>> 0, 16);
     central.writeUInt32LE(payload.length, 20);
@@ -59,13 +81,14 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
     central.writeUInt32LE(((mode << 16) | (isDir ? 0x10 : 0)) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
-    offset += local.length + name.length + payload.length;
+    offset += localLength;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  const listed = entries.filter((e) => !e.localOnly).length;
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);

@@ -107,6 +107,35 @@ describe.each(dbKinds())('upload-zip on %s', (db) => {
     expect(fs.statSync(path.join(dir, 'empty.txt')).size).toBe(0);
   });
 
+  it('extracts entries with data descriptors (what streaming writers produce) from the stored archive', async () => {
+    const data = crypto.randomBytes(70_000);
+    const zip = buildZip([
+      { name: 'plain.txt', data: 'first' },
+      { name: 'dd/packed.bin', data, dataDescriptor: true },
+      { name: 'dd/stored.txt', data: 'stored after a descriptor', method: 0, dataDescriptor: true },
+    ]);
+    const res = await upload('dd.zip', zip);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ file_count: 3, files: ['plain.txt', 'dd/packed.bin', 'dd/stored.txt'] });
+    const dir = res.json().source_path;
+    expect(fs.readFileSync(path.join(dir, 'dd/packed.bin')).equals(data)).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'dd/stored.txt'), 'utf8')).toBe('stored after a descriptor');
+  });
+
+  it('never extracts what only a local header claims: the central directory decides', async () => {
+    const hidden = buildZip([
+      { name: 'listed.txt', data: 'listed' },
+      { name: 'hidden.txt', data: 'smuggled', localOnly: true },
+      { name: 'renamed.txt', localName: 'other-name.txt', data: 'renamed' },
+    ]);
+    const res = await upload('hidden.zip', hidden);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ file_count: 2, files: ['listed.txt', 'renamed.txt'] });
+    const dir = res.json().source_path;
+    expect(fs.readdirSync(dir).sort()).toEqual(['listed.txt', 'renamed.txt']);
+    expect(fs.readFileSync(path.join(dir, 'renamed.txt'), 'utf8')).toBe('renamed');
+  });
+
   it('refuses a name that does not end in .zip, an empty file and a non-zip', async () => {
     await expectRefused('archive.tar', buildZip([{ name: 'a.txt', data: 'a' }]));
     await expectRefused('archive.zip.exe', buildZip([{ name: 'a.txt', data: 'a' }]));
@@ -251,8 +280,9 @@ describe.each(dbKinds())('upload-zip limits over real HTTP on %s', (db) => {
     const stream = new Readable({ read() {} });
     stream.push(partial);
     const pending = post(stream, { ...body.headers, 'content-length': String(body.payload.length + 100_000) }).catch(() => null);
-    for (let i = 0; i < 100 && prefixLeftovers(prefix).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(prefixLeftovers(prefix)).toHaveLength(1); // the scratch file, while the body is still arriving
+    for (let i = 0; i < 100 && prefixLeftovers(prefix).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    // The scratch file and the directory being extracted into, while the body is still arriving.
+    expect(prefixLeftovers(prefix)).toHaveLength(2);
     stream.destroy(new Error('client gone'));
     await pending;
     for (let i = 0; i < 100 && prefixLeftovers(prefix).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
