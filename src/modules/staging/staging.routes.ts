@@ -16,10 +16,13 @@ import {
   ValidateSourceResponse,
 } from './staging.schemas.js';
 import { StagingService } from './staging.service.js';
+import { StatWorker } from './stat-worker.js';
 import { ZipUploadService } from './zip-upload.service.js';
 
 export const stagingRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const staging = new StagingService(c.staging, c.audit);
+  const statWorker = new StatWorker();
+  app.addHook('onClose', () => statWorker.close());
+  const staging = new StagingService(c.staging, c.audit, statWorker);
   const zips = new ZipUploadService(c.staging, c.audit, c.log, {
     maxBytes: c.config.zipMaxBytes,
     maxUncompressed: c.config.zipMaxUncompressed,
