@@ -37,6 +37,7 @@ export const allowlistRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = asyn
     log: c.log,
     fetcher: new SafeFetcher({ resolve: c.fetchResolver ?? systemResolver, allowLoopback: c.config.allowPrivateFetch }),
   });
+  service.watch();
   if (c.config.backgroundJobs) service.start();
   c.onClose(() => service.stop());
 

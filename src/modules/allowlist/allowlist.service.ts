@@ -1,7 +1,8 @@
 /**
  * The login IP allowlist (spec §D, CONTRACT §8). State lives in settings, so every change goes
- * through `RuntimeSettings.set` and reaches the other workers; `login_allowed_ips` (the union
- * of subscription and manual entries) and `login_allowlist_enabled` are what the login guard reads.
+ * through `RuntimeSettings.set` and reaches the other workers. The login guard reads the
+ * subscription and manual entries themselves (spec: their union); `login_allowed_ips` is that
+ * union kept for display, recomputed whenever either list changes, by whatever route.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
@@ -66,8 +67,20 @@ export class AllowlistService {
   /** Mutations of this worker run one after another so read-modify-write never interleaves. */
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
+  private unwatch: (() => void) | null = null;
 
   constructor(private readonly d: AllowlistServiceDeps) {}
+
+  /** Keeps `login_allowed_ips` in step when a list is written directly (`PUT /api/settings/{key}`). */
+  watch(): void {
+    if (this.unwatch) return;
+    this.unwatch = this.d.settings.onChange((key) => {
+      if (key !== K.subscription && key !== K.manual) return;
+      this.serial(() => this.recompute()).catch((err: unknown) =>
+        this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not update login_allowed_ips'),
+      );
+    });
+  }
 
   state(): AllowlistState {
     const subscription = splitList(this.d.settings.get(K.subscription));
@@ -223,6 +236,8 @@ export class AllowlistService {
   }
 
   async stop(): Promise<void> {
+    this.unwatch?.();
+    this.unwatch = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.queue.catch(() => {});

@@ -48,10 +48,14 @@ export class LoginGuard {
     if (!this.allowlistEnabled()) return true;
     const caller = normalizeIp(ip);
     if (!caller) return false;
-    const entries = (this.settings.get('login_allowed_ips') ?? '')
-      .split(',')
-      .map((e) => e.trim())
-      .filter(Boolean);
+    // The spec's rule: the union of subscription and manual entries, read at the source so a
+    // direct write of either list applies to the very next login.
+    const entries = new Set(
+      [this.settings.get('login_subscription_ips'), this.settings.get('login_manual_ips')]
+        .flatMap((list) => (list ?? '').split(','))
+        .map((e) => e.trim())
+        .filter(Boolean),
+    );
     for (const entry of entries) {
       if (await this.matches(caller, entry)) return true;
     }

@@ -46,7 +46,7 @@ async function apiKey(app: TestApp): Promise<string> {
 describe('login IP allowlist', () => {
   it('refuses callers outside the list with 403 ip_blocked and audits it', async () => {
     t = await makeTestApp();
-    await t.app.container.settings.set('login_allowed_ips', '10.1.2.3,192.168.0.0/16');
+    await t.app.container.settings.set('login_manual_ips', '10.1.2.3,192.168.0.0/16');
     await t.app.container.settings.set('login_allowlist_enabled', 'true');
     const res = await login(t, ADMIN_PASSWORD);
     expect(res.statusCode).toBe(403);
@@ -61,27 +61,46 @@ describe('login IP allowlist', () => {
     t = await makeTestApp({ resolver: async (host) => (host === 'office.example.com' ? ['127.0.0.1'] : []) });
     const s = t.app.container.settings;
     await s.set('login_allowlist_enabled', 'On');
-    await s.set('login_allowed_ips', '127.0.0.1');
+    await s.set('login_manual_ips', '127.0.0.1');
     expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200);
-    await s.set('login_allowed_ips', '127.0.0.0/8');
+    await s.set('login_manual_ips', '127.0.0.0/8');
     expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200);
-    await s.set('login_allowed_ips', 'office.example.com');
+    await s.set('login_manual_ips', 'office.example.com');
     expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200);
-    await s.set('login_allowed_ips', 'elsewhere.example.com,10.0.0.0/8');
+    await s.set('login_manual_ips', 'elsewhere.example.com,10.0.0.0/8');
     expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(403);
     await s.set('login_allowlist_enabled', 'false');
     expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('checks the union of subscription and manual entries; a direct PUT of either applies to the next login', async () => {
+    const app = await makeTestApp();
+    t = app;
+    const h = { 'x-api-key': await apiKey(app) };
+    const put = (key: string, value: string) => app.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: h, payload: { value } });
+    expect((await put('login_subscription_ips', '127.0.0.1,198.51.100.9')).statusCode).toBe(200);
+    expect((await put('login_manual_ips', '203.0.113.5')).statusCode).toBe(200);
+    expect((await put('login_allowlist_enabled', 'true')).statusCode).toBe(200);
+    expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200); // via the subscription list
+    expect((await put('login_subscription_ips', '198.51.100.9')).statusCode).toBe(200);
+    expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(403);
+    expect((await put('login_manual_ips', '203.0.113.5,127.0.0.0/8')).statusCode).toBe(200);
+    expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200); // via the manual list
+    // The stored union follows, whichever way the lists were written.
+    await expect
+      .poll(async () => (await app.app.inject({ url: '/api/settings/login_allowed_ips', headers: h })).json().value)
+      .toBe('198.51.100.9,203.0.113.5,127.0.0.0/8');
+  });
+
   it('reads X-Forwarded-For only when TRUST_PROXY=1', async () => {
     t = await makeTestApp({ env: { TRUST_PROXY: '1' } });
-    await t.app.container.settings.set('login_allowed_ips', '203.0.113.7');
+    await t.app.container.settings.set('login_manual_ips', '203.0.113.7');
     await t.app.container.settings.set('login_allowlist_enabled', 'yes');
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' })).statusCode).toBe(200);
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(403);
     await t.close();
     t = await makeTestApp();
-    await t.app.container.settings.set('login_allowed_ips', '203.0.113.7');
+    await t.app.container.settings.set('login_manual_ips', '203.0.113.7');
     await t.app.container.settings.set('login_allowlist_enabled', 'yes');
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(403);
   });
