@@ -156,6 +156,11 @@ export interface PushResultsTable {
   retry_job_id: number | null;
 }
 
+export interface NoticeClaimsTable {
+  claim_key: string;
+  expires_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   settings: SettingsTable;
@@ -169,6 +174,7 @@ export interface Database {
   retry_jobs: RetryJobsTable;
   push_batches: PushBatchesTable;
   push_results: PushResultsTable;
+  notice_claims: NoticeClaimsTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;

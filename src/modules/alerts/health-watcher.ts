@@ -1,8 +1,10 @@
 /**
  * Watches the database and the cache and tells the admins when either goes away or comes back
- * (notify on a change of state only). With several workers each watches; while the cache is up
- * a short-lived cache key lets only the first worker send a given notice. A cache that comes
- * back may have lost its keys (a Redis restart), so the active alert set is rebuilt then.
+ * (notify on a change of state only). With several workers each watches, and a short-lived claim
+ * lets only the first worker send a given notice: claimed in the cache for database notices and
+ * in the database for cache notices (each in whichever store is not the one in trouble, the
+ * other when that is down too). A cache that comes back may have lost its keys (a Redis
+ * restart), so the active alert set is rebuilt then.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
@@ -21,7 +23,12 @@ export interface HealthWatcherDeps {
   log: Logger;
   systemName: () => string;
   onCacheRestored?: () => Promise<unknown>;
+  /** A database-backed claim (see NoticeClaimsRepository); without it cache notices are not de-duplicated. */
+  claimInDb?: (key: string, ttlSeconds: number) => Promise<boolean>;
 }
+
+/** Longer than the gap between workers noticing the same change (one probe interval). */
+const CLAIM_TTL_S = 60;
 
 const LABEL: Record<Component, string> = { db: 'Database', cache: 'Cache' };
 
@@ -72,7 +79,7 @@ export class HealthWatcher {
       this.up[component] = up;
       changes.push({ component, up });
       this.d.log[up ? 'info' : 'warn']({ component }, up ? 'connection restored' : 'connection lost');
-      await this.announce(component, up, cache);
+      await this.announce(component, up, { db, cache });
     }
     if (changes.some((c) => c.component === 'cache' && c.up)) {
       await this.d.onCacheRestored?.().catch((err: unknown) =>
@@ -82,17 +89,21 @@ export class HealthWatcher {
     return changes;
   }
 
-  private async announce(component: Component, up: boolean, cacheUp: boolean): Promise<void> {
-    if (cacheUp) {
-      const first = await this.d.cache
-        .setIfAbsent(`health:notice:${component}:${up ? 'up' : 'down'}`, '1', 60)
-        .catch(() => true);
-      if (!first) return;
-    }
+  private async announce(component: Component, up: boolean, reachable: Record<Component, boolean>): Promise<void> {
+    if (!(await this.firstToClaim(`health:notice:${component}:${up ? 'up' : 'down'}`, component, reachable))) return;
     const name = escapeHtml(this.d.systemName());
     const html = up
       ? `✅ <b>${LABEL[component]} connection restored</b> (${name})`
       : `⚠️ <b>${LABEL[component]} connection lost</b> (${name}): the service cannot reach its ${component === 'db' ? 'database' : 'cache'}`;
     void this.d.notify(component === 'db' ? 'system_db' : 'system_cache', html);
+  }
+
+  /** True when this worker should send the notice; a store that fails to answer means "send". */
+  private async firstToClaim(key: string, about: Component, reachable: Record<Component, boolean>): Promise<boolean> {
+    const order: Component[] = about === 'cache' ? ['db', 'cache'] : ['cache', 'db'];
+    const store = order.find((s) => reachable[s] && (s === 'cache' || this.d.claimInDb));
+    if (store === 'cache') return this.d.cache.setIfAbsent(key, '1', CLAIM_TTL_S).catch(() => true);
+    if (store === 'db') return this.d.claimInDb!(key, CLAIM_TTL_S).catch(() => true);
+    return true;
   }
 }

@@ -24,6 +24,7 @@ import { AlertHistoryService } from './alert-history.service.js';
 import { AlertLogRepository } from './alert-log.repository.js';
 import { escapeHtml } from './alert-messages.js';
 import { HealthWatcher } from './health-watcher.js';
+import { NoticeClaimsRepository } from './notice-claims.repository.js';
 import { OfflineDetector } from './offline-detector.js';
 import { ServerStatusRepository } from './server-status.repository.js';
 
@@ -79,6 +80,7 @@ export class Monitoring {
       beforeCheck: () => this.agent.flushHeartbeats(),
       onOffline: (ids) => this.agent.setStatus(ids, 'offline'),
     });
+    const claims = new NoticeClaimsRepository(d.db);
     this.health = new HealthWatcher({
       pingDb: () => pingDatabase(d.db),
       cache: d.cache,
@@ -86,6 +88,7 @@ export class Monitoring {
       log,
       systemName: () => this.systemName(),
       onCacheRestored: () => this.engine.rebuild(),
+      claimInDb: (key, ttl) => claims.claim(key, ttl),
     });
   }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cache } from '../../../src/adapters/cache/cache.js';
 import { pingDatabase } from '../../../src/db/database.js';
 import { HealthWatcher } from '../../../src/modules/alerts/health-watcher.js';
+import { NoticeClaimsRepository } from '../../../src/modules/alerts/notice-claims.repository.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { backends, eventually, putSetting } from '../agent/agent-helpers.js';
 import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../settings/fake-http.js';
@@ -80,6 +81,46 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
     expect(sent.filter((x) => /Database connection restored/.test(x))).toHaveLength(1);
     expect(sent.filter((x) => /Cache connection lost/.test(x))).toHaveLength(1);
     expect(sent.filter((x) => /Cache connection restored/.test(x))).toHaveLength(1);
+  });
+
+  it('with several workers, a cache outage is notified once: the claim is taken in the database', async () => {
+    const c = t.app.container;
+    const claims = new NoticeClaimsRepository(c.db);
+    let cacheDown = true;
+    const deadCache: Cache = Object.create(c.cache, {
+      ping: { value: async () => (cacheDown ? Promise.reject(new Error('connection refused')) : c.cache.ping()) },
+      setIfAbsent: { value: async () => Promise.reject(new Error('connection refused')) },
+    });
+    const workers = [1, 2, 3].map(
+      () =>
+        new HealthWatcher({
+          pingDb: () => pingDatabase(c.db),
+          cache: deadCache,
+          notify: (kind, html) => c.notifications.notify(kind, html),
+          log: c.log,
+          systemName: () => 'fleet',
+          claimInDb: (key, ttl) => claims.claim(key, ttl),
+        }),
+    );
+    await Promise.all(workers.map((w) => w.check()));
+    cacheDown = false;
+    await Promise.all(workers.map((w) => w.check()));
+    await eventually(async () => texts().length >= 2);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(texts().filter((x) => /Cache connection lost/.test(x))).toHaveLength(1);
+    expect(texts().filter((x) => /Cache connection restored/.test(x))).toHaveLength(1);
+  });
+
+  it('a database claim is taken once until it expires', async () => {
+    const claims = new NoticeClaimsRepository(t.app.container.db);
+    const at = new Date('2026-01-01T00:00:00Z');
+    const later = (s: number) => new Date(at.getTime() + s * 1000);
+    expect(await claims.claim('test:claim', 60, at)).toBe(true);
+    expect(await claims.claim('test:claim', 60, later(30))).toBe(false);
+    expect(await claims.claim('test:other', 60, later(30))).toBe(true);
+    expect(await claims.claim('test:claim', 60, later(61))).toBe(true);
+    const raced = await Promise.all([1, 2, 3, 4].map(() => claims.claim('test:race', 60, later(100))));
+    expect(raced.filter(Boolean)).toHaveLength(1);
   });
 
   it('each notice is behind its notify_* switch', async () => {
