@@ -5,17 +5,16 @@
  * and locates each entry's data. The entry bytes themselves are read here, because yauzl's entry
  * streams read 16 KiB at a time into fresh buffers: on a 300 MB archive that made extraction
  * about twice as slow as `unzip`, most of it in garbage collection of those buffers. Here reads
- * are 1 MiB into a small pool of reused buffers, and inflate gets a 256 KiB output chunk. Since
- * that bypasses yauzl's size check, the size and CRC-32 of every entry are checked here, and the
- * running total of bytes actually written is capped (zip bomb guard).
+ * are 1 MiB into a small pool of reused buffers, and inflate gets an output chunk sized to the
+ * entry. Since that bypasses yauzl's size check, the size and CRC-32 of every entry are checked
+ * here, and the running total of bytes actually written is capped (zip bomb guard).
  */
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
-import { EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './zip-entry.js';
+import { createEntryInflate, EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './zip-entry.js';
 
 export interface ExtractLimits {
   /** Cap on the total bytes written (counted while inflating, not taken from headers). */
@@ -36,7 +35,6 @@ export interface ExtractResult {
 }
 
 const READ_CHUNK = 1024 * 1024;
-const INFLATE_CHUNK = 256 * 1024;
 
 /** Errors while extracting: the archive's fault is a 400, the host's fault a 500. */
 function classify(err: unknown): DomainError {
@@ -168,7 +166,7 @@ class Extraction {
     try {
       const sink = new EntrySink(out, entry, p.rel, this);
       if (entry.compressedSize > 0) {
-        if (entry.compressionMethod === 8) await this.inflateInto(sink, start, entry.compressedSize);
+        if (entry.compressionMethod === 8) await this.inflateInto(sink, start, entry.compressedSize, entry.uncompressedSize);
         else await this.copyInto(sink, start, entry.compressedSize);
       }
       sink.finish();
@@ -207,8 +205,8 @@ class Extraction {
    * Feeds inflate by hand so each input chunk is known to be consumed (write callback) before its
    * pooled buffer is read into again; the output side is drained concurrently.
    */
-  private async inflateInto(sink: EntrySink, start: number, length: number): Promise<void> {
-    const inflate = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
+  private async inflateInto(sink: EntrySink, start: number, length: number, expectedSize: number): Promise<void> {
+    const inflate = createEntryInflate(expectedSize);
     const feed = (chunk: Buffer) => feedConsumed(inflate, chunk);
     const feeder = this.readChunks(start, length, feed).then(
       () => void inflate.end(),

@@ -13,10 +13,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { ByteChannel } from './byte-channel.js';
-import { EntrySink, entryPath, feedConsumed } from './zip-entry.js';
+import { createEntryInflate, EntrySink, entryPath, feedConsumed } from './zip-entry.js';
 import type { ArchiveTail } from './zip-tail-reader.js';
 
 const LOCAL_SIG = 0x04034b50;
@@ -27,7 +26,6 @@ const LOCAL_MAX = LOCAL_FIXED + 0xffff + 0xffff;
 /** Entries still being written while the stream moves on (overlaps file creation on the thread pool). */
 const IN_FLIGHT = 8;
 const CHANNEL_BYTES = 2 * 1024 * 1024;
-const INFLATE_CHUNK = 256 * 1024;
 /** 5,000 entries take ~500 KB of central directory; past this the verification reads the file. */
 const TAIL_MAX = 16 * 1024 * 1024;
 
@@ -257,7 +255,7 @@ export class StreamingZipExtractor {
     try {
       const sink = new EntrySink(out, entry, entry.rel, this);
       if (entry.method === 8) {
-        await inflateChannel(channel, sink);
+        await inflateChannel(channel, sink, entry.uncompressedSize);
       } else {
         for await (const chunk of channel) await sink.write(chunk, false);
       }
@@ -279,8 +277,8 @@ export class StreamingZipExtractor {
 }
 
 /** Inflates the chunks of one entry into its sink; each input chunk is consumed before the next is fed. */
-async function inflateChannel(channel: ByteChannel, sink: EntrySink): Promise<void> {
-  const inflate = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
+async function inflateChannel(channel: ByteChannel, sink: EntrySink, expectedSize: number): Promise<void> {
+  const inflate = createEntryInflate(expectedSize);
   const feed = (chunk: Buffer) => feedConsumed(inflate, chunk);
   const feeder = (async () => {
     for await (const chunk of channel) await feed(chunk);

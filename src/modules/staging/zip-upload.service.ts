@@ -1,7 +1,9 @@
 /**
  * POST /api/sync/upload-zip: the upload is streamed to a scratch file beside the staging
- * directories (never held in memory), then extracted into a fresh `<prefix><12 hex>` directory.
- * On any failure both the directory and the scratch file are removed before the error is raised.
+ * directories (never held in memory) and, as it arrives, extracted into a fresh `<prefix><12 hex>`
+ * directory by the streaming extractor. The result stands only once the central directory
+ * confirms it; otherwise the stored archive is extracted the classic way. On any failure both the
+ * directory and the scratch file are removed before the error is raised.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -111,6 +113,7 @@ export class ZipUploadService {
       // Nothing may still be writing into the directory when it is removed.
       streaming?.abandon('upload failed');
       await streaming?.finish();
+      file.stream.resume(); // whatever of the body is left is read and dropped, not left hanging
       await this.cleanup(dest, archive);
       if (err instanceof DomainError) throw err;
       this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'zip upload failed');
