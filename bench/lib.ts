@@ -27,6 +27,13 @@ export function percentile(values: number[], p: number): number {
   return sorted[idx];
 }
 
+/** Median of a list of numbers (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 export function round(n: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;

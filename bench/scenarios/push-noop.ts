@@ -6,9 +6,9 @@
  */
 import { startBenchApp } from '../support/app.js';
 import {
-  alternate, apiPush, makeSourceTree, median, plainRsync, prsync, ratioOfSums, registerServers, rmDirs, startFleet, warm,
+  alternate, apiPush, makeSourceTree, plainRsync, prsync, ratioOfSums, registerServers, rmDirs, startFleet, warm,
 } from '../support/push-fleet.js';
-import { round, runIfMain, type Scenario } from '../lib.js';
+import { median, round, runIfMain, type Scenario } from '../lib.js';
 
 const TARGETS = 8;
 const FILES = 10_000;

@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
+import { percentile, round, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const CHANGES = 100;
 const WARMUP = 10;
@@ -23,13 +23,6 @@ const GOAL_MS = 50;
 const KEY = 'system_name';
 const PER_CHANGE_TIMEOUT_MS = 2000;
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 async function redisReachable(url: string): Promise<string | null> {
   const r = new Redis(url, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -109,11 +102,9 @@ async function run(): Promise<ScenarioResult> {
       afterPut.push(t2 - t1);
       putOnly.push(t1 - t0);
     }
-    const sorted = [...total].sort((x, y) => x - y);
-    const p99 = percentile(sorted, 99);
-    const sortedAfter = [...afterPut].sort((x, y) => x - y);
+    const p99 = percentile(total, 99);
     return {
-      value: round(p99),
+      value: round(p99, 3),
       unit: 'ms',
       baseline: null,
       ratio: null,
@@ -121,13 +112,13 @@ async function run(): Promise<ScenarioResult> {
       pass: timeouts === 0 && p99 <= GOAL_MS,
       details: {
         changes: CHANGES,
-        p50_ms: round(percentile(sorted, 50)),
-        p90_ms: round(percentile(sorted, 90)),
-        p99_ms: round(p99),
-        max_ms: round(sorted[sorted.length - 1]),
-        after_put_p50_ms: round(percentile(sortedAfter, 50)),
-        after_put_p99_ms: round(percentile(sortedAfter, 99)),
-        put_p50_ms: round(percentile([...putOnly].sort((x, y) => x - y), 50)),
+        p50_ms: round(percentile(total, 50), 3),
+        p90_ms: round(percentile(total, 90), 3),
+        p99_ms: round(p99, 3),
+        max_ms: round(Math.max(...total), 3),
+        after_put_p50_ms: round(percentile(afterPut, 50), 3),
+        after_put_p99_ms: round(percentile(afterPut, 99), 3),
+        put_p50_ms: round(percentile(putOnly, 50), 3),
         timeouts,
         database: 'sqlite (one file shared by both instances)',
         cache: 'redis',

@@ -10,16 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
+import { median, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const FILES = 10_000;
 const ROUNDS = 15;
 const PASSWORD = 'bench-password-1';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 function timeFind(dir: string): Promise<{ ms: number; count: number }> {
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
+import { median, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const FILES = 5000;
 const RANDOM_BYTES_TOTAL = 280 * 1024 * 1024;
@@ -58,11 +58,6 @@ function timeCommand(cmd: string, args: string[]): Promise<number> {
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} exited ${code}`))));
   });
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 async function run(): Promise<ScenarioResult> {

@@ -216,9 +216,3 @@ export function api(app: BenchApp, method: string, url: string, body?: unknown):
     req.end(payload);
   });
 }
-
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
