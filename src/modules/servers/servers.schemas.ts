@@ -27,53 +27,37 @@ export const ServerView = Type.Object({
   updated_at: Type.String(),
 });
 
-const fields = {
-  host: Type.String({ minLength: 1, maxLength: 255 }),
-  port: Type.Integer({ minimum: 1, maximum: 65535 }),
-  username: Nullable(Type.String({ maxLength: 100, pattern: NO_NUL })),
-  auth_type: AuthType,
-  ssh_key_preset_id: Nullable(Type.Integer({ minimum: 1 })),
-  password_preset_id: Nullable(Type.Integer({ minimum: 1 })),
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL });
+const Host = Type.String({ minLength: 1, maxLength: 255 });
+const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+
+/** Optional in both bodies, with the same rules. */
+const details = {
+  username: Type.Optional(Nullable(Type.String({ maxLength: 100, pattern: NO_NUL }))),
+  auth_type: Type.Optional(AuthType),
+  ssh_key_preset_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  password_preset_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
   /** Write-only; "" leaves the stored key unchanged, null removes it. */
-  private_key: Nullable(Type.String({ maxLength: PRIVATE_KEY_MAX })),
+  private_key: Type.Optional(Nullable(Type.String({ maxLength: PRIVATE_KEY_MAX }))),
   /** Write-only; "" leaves the stored password unchanged, null removes it. */
-  password: Nullable(Type.String({ maxLength: 4096 })),
-  target_path: Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL })),
-  tags: Nullable(Type.Array(Type.String({ maxLength: 64, pattern: NO_NUL }), { maxItems: 50 })),
-  host_key_fingerprint: Nullable(Type.String({ maxLength: 128 })),
+  password: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  target_path: Type.Optional(Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL }))),
+  tags: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64, pattern: NO_NUL }), { maxItems: 50 }))),
+  host_key_fingerprint: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
 };
 
-type Fields = typeof fields;
-const optional = <K extends keyof Fields>(k: K) => Type.Optional(fields[k]);
-
 export const CreateServerBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
-  host: fields.host,
+  name: Name,
+  host: Host,
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: 22 })),
-  username: optional('username'),
-  auth_type: optional('auth_type'),
-  ssh_key_preset_id: optional('ssh_key_preset_id'),
-  password_preset_id: optional('password_preset_id'),
-  private_key: optional('private_key'),
-  password: optional('password'),
-  target_path: optional('target_path'),
-  tags: optional('tags'),
-  host_key_fingerprint: optional('host_key_fingerprint'),
+  ...details,
 });
 
 export const UpdateServerBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL })),
-  host: optional('host'),
-  port: optional('port'),
-  username: optional('username'),
-  auth_type: optional('auth_type'),
-  ssh_key_preset_id: optional('ssh_key_preset_id'),
-  password_preset_id: optional('password_preset_id'),
-  private_key: optional('private_key'),
-  password: optional('password'),
-  target_path: optional('target_path'),
-  tags: optional('tags'),
-  host_key_fingerprint: optional('host_key_fingerprint'),
+  name: Type.Optional(Name),
+  host: Type.Optional(Host),
+  port: Type.Optional(Port),
+  ...details,
 });
 
 export const TestResult = Type.Object({
