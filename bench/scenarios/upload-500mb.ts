@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { request } from 'undici';
 import { startSshd } from '../../test/fixtures/sshd.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
-import { startBenchApp } from '../support/app.js';
+import { api, startBenchApp } from '../support/app.js';
 
 const SIZE = 500 * 1024 * 1024;
 const RUNS = 2;
@@ -56,12 +56,10 @@ export const scenario: Scenario = {
       fs.mkdirSync(remoteDir);
       execFileSync('chown', [sshd.username, remoteDir]);
       const auth = { authorization: `Bearer ${svc.token}` };
-      const created = await request(`${svc.url}/api/servers`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'bench', host: sshd.host, port: sshd.port, username: sshd.username, private_key: sshd.privateKey }),
+      const created = await api(svc, 'POST', '/api/servers', {
+        name: 'bench', host: sshd.host, port: sshd.port, username: sshd.username, private_key: sshd.privateKey,
       });
-      const serverId = ((await created.body.json()) as { id: number }).id;
+      const serverId = (created as { id: number }).id;
 
       const upload = async (file: string, name: string) => {
         const res = await request(`${svc.url}/api/sync/upload`, {
@@ -114,12 +112,12 @@ export const scenario: Scenario = {
       if (sum(local) !== sum(`${remoteDir}/via-api.bin`)) throw new Error('the uploaded bytes differ from the source');
 
       const mbps = (ms: number) => SIZE / 1024 / 1024 / (ms / 1000);
-      const api = mbps(Math.min(...apiTimes));
+      const apiMbps = mbps(Math.min(...apiTimes));
       const sftp = mbps(Math.min(...sftpTimes));
-      const ratio = api / sftp;
+      const ratio = apiMbps / sftp;
       const growthMb = peakGrowth / 1024 / 1024;
       return {
-        value: round(api, 1),
+        value: round(apiMbps, 1),
         unit: 'MB/s',
         baseline: round(sftp, 1),
         ratio: round(ratio, 2),

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { startSshd } from '../../test/fixtures/sshd.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
-import { startBenchApp } from '../support/app.js';
+import { api, startBenchApp } from '../support/app.js';
 
 const FILES = 10_000;
 const FILE_SIZE = 20 * 1024; // 10,000 × 20 KiB ≈ 200 MB
@@ -56,12 +56,10 @@ export const scenario: Scenario = {
       const totalBytes = rels.reduce((n, r) => n + fs.statSync(path.join(src, r)).size, 0);
 
       const auth = { authorization: `Bearer ${svc.token}` };
-      const created = await request(`${svc.url}/api/servers`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'bench', host: sshd.host, port: sshd.port, username: sshd.username, private_key: sshd.privateKey }),
+      const created = await api(svc, 'POST', '/api/servers', {
+        name: 'bench', host: sshd.host, port: sshd.port, username: sshd.username, private_key: sshd.privateKey,
       });
-      const serverId = ((await created.body.json()) as { id: number }).id;
+      const serverId = (created as { id: number }).id;
       const verify = async (): Promise<number> => {
         const t0 = performance.now();
         const res = await request(`${svc.url}/api/sync/verify`, {
@@ -99,11 +97,11 @@ export const scenario: Scenario = {
         baseRuns.push(await baseline());
         apiRuns.push(await verify());
       }
-      const api = Math.min(...apiRuns);
+      const apiMs = Math.min(...apiRuns);
       const base = Math.min(...baseRuns.map((b) => b.local + b.remote));
-      const ratio = api / base;
+      const ratio = apiMs / base;
       return {
-        value: round(api, 0),
+        value: round(apiMs, 0),
         unit: 'ms',
         baseline: round(base, 0),
         ratio: round(ratio, 2),

@@ -1,5 +1,6 @@
 /** A real app on a temp DATA_DIR, listening on a random loopback port, for benchmarks. */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -43,4 +44,36 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One request on a fresh connection: a long push may outlast the server's keep-alive timeout,
+ * and a reused socket closed meanwhile would fail a non-idempotent POST.
+ */
+export function api(app: BenchApp, method: string, url: string, body?: unknown): Promise<unknown> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${app.url}${url}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${app.token}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if ((res.statusCode ?? 500) >= 400) reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 500)}`));
+          else resolve(JSON.parse(text));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

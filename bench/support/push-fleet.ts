@@ -7,11 +7,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { prepareRsyncSsh, type RsyncSsh } from '../../src/adapters/rsync/index.js';
 import { startSshd, targetFor, type SshdInstance } from '../../test/fixtures/sshd.js';
-import type { BenchApp } from './app.js';
+import { api, type BenchApp } from './app.js';
 
 export interface Fleet {
   targets: SshdInstance[];
@@ -183,36 +182,4 @@ export async function apiPush(app: BenchApp, ids: number[], src: string, concurr
   const ms = performance.now() - t0;
   if (batch.status !== 'completed') throw new Error(`push did not complete: ${JSON.stringify(batch).slice(0, 1000)}`);
   return { ms, batch };
-}
-
-/**
- * One request on a fresh connection: a long push may outlast the server's keep-alive timeout,
- * and a reused socket closed meanwhile would fail a non-idempotent POST.
- */
-export function api(app: BenchApp, method: string, url: string, body?: unknown): Promise<unknown> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${app.url}${url}`,
-      {
-        method,
-        agent: false,
-        headers: {
-          authorization: `Bearer ${app.token}`,
-          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 500) >= 400) reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 500)}`));
-          else resolve(JSON.parse(text));
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
