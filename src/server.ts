@@ -7,6 +7,7 @@ import pino from 'pino';
 import { buildApp, REDACT_PATHS } from './app.js';
 import { loadConfig, type AppConfig } from './config.js';
 import { createContainer } from './container.js';
+import { errorMessage } from './core/errors.js';
 import { redactUrl } from './db/database.js';
 
 const log = pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'start-up failed');
-  process.stderr.write(`Fleet Admin could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  log.fatal({ err: errorMessage(err) }, 'start-up failed');
+  process.stderr.write(`Fleet Admin could not start: ${errorMessage(err)}\n`);
   process.exit(1);
 });

@@ -88,3 +88,13 @@ export class RemoteExecError extends DomainError {
     super(400, message);
   }
 }
+
+/** The message of an unknown thrown value, for a log line or an error detail. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The errno code (`ENOENT`, `EACCES`…) of an unknown thrown value, if it has one. */
+export function errCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | null)?.code;
+}

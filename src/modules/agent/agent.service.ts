@@ -5,7 +5,7 @@
  */
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { UnauthorizedError } from '../../core/errors.js';
+import { errorMessage, UnauthorizedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { AlertEngine, Reading } from '../alerts/alert-engine.service.js';
@@ -128,6 +128,6 @@ export class AgentService {
     const now = Date.now();
     if (now - this.lastCacheErrorAt < 30_000) return;
     this.lastCacheErrorAt = now;
-    this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'cache unavailable; heartbeat recorded without alert checks');
+    this.d.log.warn({ err: errorMessage(err) }, 'cache unavailable; heartbeat recorded without alert checks');
   }
 }

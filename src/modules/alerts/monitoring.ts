@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { AppConfig } from '../../config.js';
+import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { pingDatabase } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
@@ -97,7 +98,7 @@ export class Monitoring {
     try {
       await this.engine.rebuild();
     } catch (err) {
-      this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not rebuild the active alert set at start');
+      this.d.log.warn({ err: errorMessage(err) }, 'could not rebuild the active alert set at start');
     }
     if (this.d.config.bootstrap) {
       const html = `🔄 <b>${escapeHtml(this.systemName())}</b> started (version ${escapeHtml(this.d.config.version)})`;

@@ -10,6 +10,7 @@
  * The same grace applies after start-up, when the service itself may have been down.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
+import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import type { AlertEngine } from './alert-engine.service.js';
@@ -50,7 +51,7 @@ export class OfflineDetector {
     if (this.timer) return;
     this.timer = setInterval(() => {
       this.running = this.tick().catch((err: unknown) =>
-        this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'offline check failed'),
+        this.d.log.warn({ err: errorMessage(err) }, 'offline check failed'),
       );
     }, intervalMs);
     this.timer.unref();

@@ -6,7 +6,7 @@
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, errorMessage, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -77,7 +77,7 @@ export class AllowlistService {
     this.unwatch = this.d.settings.onChange((key) => {
       if (key !== K.subscription && key !== K.manual) return;
       this.serial(() => this.recompute()).catch((err: unknown) =>
-        this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not update login_allowed_ips'),
+        this.d.log.warn({ err: errorMessage(err) }, 'could not update login_allowed_ips'),
       );
     });
   }
@@ -204,7 +204,7 @@ export class AllowlistService {
         this.d.log.info({ hosts: hosts.length }, 'login allowlist subscription refreshed');
         return true;
       } catch (err) {
-        this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'login allowlist subscription refresh failed; keeping the previous list');
+        this.d.log.warn({ err: errorMessage(err) }, 'login allowlist subscription refresh failed; keeping the previous list');
         return false;
       }
     });
@@ -224,7 +224,7 @@ export class AllowlistService {
       if (!token) return false;
       return await this.refreshSubscription();
     } catch (err) {
-      this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduled allowlist refresh skipped');
+      this.d.log.warn({ err: errorMessage(err) }, 'scheduled allowlist refresh skipped');
       return false;
     }
   }

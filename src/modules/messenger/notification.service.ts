@@ -6,6 +6,7 @@
  */
 import type { Notifier } from '../../adapters/notifiers/notifier.js';
 import { createMessengerNotifier } from '../../adapters/notifiers/messenger-notifier.js';
+import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { SecretSettings } from '../settings/secret-settings.js';
@@ -77,7 +78,7 @@ export class NotificationService {
       await notifier.send(html);
       return true;
     } catch (err) {
-      const description = err instanceof Error ? err.message : String(err);
+      const description = errorMessage(err);
       this.d.log.warn({ kind, err: description }, 'notification could not be sent');
       return false;
     }

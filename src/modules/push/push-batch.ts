@@ -5,7 +5,7 @@
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import { DecryptionError } from '../../core/crypto.js';
-import { DomainError } from '../../core/errors.js';
+import { DomainError, errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
@@ -58,7 +58,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     try {
       return (await d.cache.get(`${CANCEL_KEY_PREFIX}${p.batchId}`)) !== null;
     } catch (err) {
-      d.log.warn({ batchId: p.batchId, err: err instanceof Error ? err.message : String(err) }, 'cancel flag unreadable');
+      d.log.warn({ batchId: p.batchId, err: errorMessage(err) }, 'cancel flag unreadable');
       return false;
     }
   };
@@ -161,7 +161,7 @@ async function failWithRetry(
       error,
     });
   } catch (err) {
-    d.log.error({ batchId: p.batchId, serverId: row.id, err: err instanceof Error ? err.message : String(err) }, 'retry job not created');
+    d.log.error({ batchId: p.batchId, serverId: row.id, err: errorMessage(err) }, 'retry job not created');
   }
   await d.repo.updateResult(p.batchId, [row.id], { status: 'failed', error, duration_ms: durationMs, retry_job_id: retryJobId });
   return retryJobId;

@@ -6,7 +6,7 @@
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { DecryptionError } from '../../core/crypto.js';
-import { DomainError, NotFoundError } from '../../core/errors.js';
+import { DomainError, errorMessage, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { RetryJobRow } from '../../db/types.js';
@@ -166,7 +166,7 @@ export class RetriesService {
     const timer = setInterval(() => {
       if (current) return;
       current = this.runDueRetries()
-        .catch((err) => this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'retry sweep failed'))
+        .catch((err) => this.d.log.warn({ err: errorMessage(err) }, 'retry sweep failed'))
         .finally(() => {
           current = null;
         });
@@ -214,7 +214,7 @@ export class RetriesService {
       // Domain errors (source gone, credentials missing) are client-safe; anything else is logged.
       if (err instanceof DomainError || err instanceof DecryptionError) error = err.message.slice(0, 600);
       else {
-        this.d.log.warn({ retryJobId: job.id, err: err instanceof Error ? err.message : String(err) }, 'retry job crashed');
+        this.d.log.warn({ retryJobId: job.id, err: errorMessage(err) }, 'retry job crashed');
         error = 'The retry failed unexpectedly';
       }
     }

@@ -4,6 +4,7 @@
  * happens exactly once across the fleet of workers.
  */
 import type { Actor } from '../../core/actor.js';
+import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/push.service.js';
@@ -58,7 +59,7 @@ export class Scheduler {
             this.running.add(p);
           }
         })
-        .catch((err) => this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduler tick failed'))
+        .catch((err) => this.d.log.warn({ err: errorMessage(err) }, 'scheduler tick failed'))
         .finally(() => {
           ticking = false;
         });
@@ -108,7 +109,7 @@ export class Scheduler {
       const batch = out.async ? null : out.batch;
       return { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
     } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
+      const error = errorMessage(err);
       this.d.log.warn({ scheduleId: row.id, err: error }, 'scheduled run failed');
       return { ...base, ok: false, error };
     } finally {

@@ -8,14 +8,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BadRequestError, ForbiddenPathError } from '../../core/errors.js';
+import { BadRequestError, errCode, ForbiddenPathError } from '../../core/errors.js';
 
 /** Linux gives up after 40 symlinks in one resolution; so do we. */
 const MAX_SYMLINKS = 40;
-
-function errCode(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | null)?.code;
-}
 
 /** Refuses what no filesystem call could take (NUL bytes), as a 400 instead of a crash. */
 export function assertUsablePath(p: string, field = 'path'): void {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, ForbiddenPathError, InternalError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundError } from '../../core/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { walkFiles } from './source-walk.js';
 import type { StatWorker } from './stat-worker.js';
@@ -26,10 +26,6 @@ export interface FileOpInput {
   path: string;
   operation: string;
   new_name?: string | null;
-}
-
-function errCode(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | null)?.code;
 }
 
 const isPermission = (err: unknown) => errCode(err) === 'EACCES' || errCode(err) === 'EPERM';

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
+import { BadRequestError, DomainError, errCode, errorMessage, InternalError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { StagingPaths } from './staging-paths.js';
@@ -45,10 +45,6 @@ export interface ZipUploadResult {
   files_truncated: boolean;
   filename: string;
   size: number;
-}
-
-function errCode(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | null)?.code;
 }
 
 /** Browsers may send a full client-side path; only the last component is the file's name. */
@@ -116,7 +112,7 @@ export class ZipUploadService {
       file.stream.resume(); // whatever of the body is left is read and dropped, not left hanging
       await this.cleanup(dest, archive);
       if (err instanceof DomainError) throw err;
-      this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'zip upload failed');
+      this.log.error({ err: errorMessage(err) }, 'zip upload failed');
       throw new InternalError('Archive extraction failed');
     }
   }

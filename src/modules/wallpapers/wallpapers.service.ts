@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
-import { BadGatewayError } from '../../core/errors.js';
+import { BadGatewayError, errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 
 export const WALLPAPER_FILE = /^(\d{4})(\d{2})(\d{2})\.jpg$/;
@@ -82,7 +82,7 @@ export class WallpaperService {
       return { urls: r.urls, count: r.count };
     } catch (err) {
       this.lastFailedFill = Date.now();
-      this.o.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'wallpaper cache fill failed');
+      this.o.log.warn({ err: errorMessage(err) }, 'wallpaper cache fill failed');
       const after = await this.list();
       return { urls: after, count: after.length };
     }
@@ -172,7 +172,7 @@ export class WallpaperService {
         await fs.rename(tmp, target);
         downloaded++;
       } catch (err) {
-        this.o.log.warn({ file: name, err: err instanceof Error ? err.message : String(err) }, 'wallpaper download failed');
+        this.o.log.warn({ file: name, err: errorMessage(err) }, 'wallpaper download failed');
       }
     }
     const urls = await this.list();
