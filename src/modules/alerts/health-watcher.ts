@@ -8,6 +8,7 @@
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
+import { every, type Periodic } from '../../core/periodic.js';
 import type { NotificationKind } from '../messenger/notification.service.js';
 import { escapeHtml } from './alert-messages.js';
 
@@ -51,23 +52,17 @@ async function probe(fn: () => Promise<unknown>): Promise<boolean> {
 
 export class HealthWatcher {
   private readonly up: Record<Component, boolean> = { db: true, cache: true };
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private loop: Periodic | null = null;
 
   constructor(private readonly d: HealthWatcherDeps) {}
 
   start(intervalMs = HEALTH_INTERVAL_MS): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.running = this.check().catch((err: unknown) => this.d.log.warn({ err: String(err) }, 'health check failed'));
-    }, intervalMs);
-    this.timer.unref();
+    this.loop ??= every(intervalMs, () => this.check(), (err) => this.d.log.warn({ err: String(err) }, 'health check failed'));
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop?.stop();
+    this.loop = null;
   }
 
   /** One round; returns the components whose state changed. */

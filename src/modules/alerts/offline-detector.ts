@@ -12,6 +12,7 @@
 import type { Cache } from '../../adapters/cache/cache.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { every, type Periodic } from '../../core/periodic.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import type { AlertEngine } from './alert-engine.service.js';
 import type { ServerStatusRepository } from './server-status.repository.js';
@@ -38,8 +39,7 @@ export type TickResult = 'checked' | 'locked' | 'clock_jump';
 export class OfflineDetector {
   private baselineAt: number;
   private last: { wall: number; mono: number } | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private loop: Periodic | null = null;
   private readonly monotonic: () => number;
 
   constructor(private readonly d: OfflineDetectorDeps) {
@@ -48,19 +48,14 @@ export class OfflineDetector {
   }
 
   start(intervalMs = DETECTOR_INTERVAL_MS): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.running = this.tick().catch((err: unknown) =>
-        this.d.log.warn({ err: errorMessage(err) }, 'offline check failed'),
-      );
-    }, intervalMs);
-    this.timer.unref();
+    this.loop ??= every(intervalMs, () => this.tick(), (err) =>
+      this.d.log.warn({ err: errorMessage(err) }, 'offline check failed'),
+    );
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop?.stop();
+    this.loop = null;
   }
 
   /** No server is declared offline until a full timeout after `at`. */

@@ -8,6 +8,7 @@ import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, errorMessage, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { every, type Periodic } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
@@ -66,7 +67,7 @@ export interface AllowlistServiceDeps {
 export class AllowlistService {
   /** Mutations of this worker run one after another so read-modify-write never interleaves. */
   private queue: Promise<unknown> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
+  private loop: Periodic | null = null;
   private unwatch: (() => void) | null = null;
 
   constructor(private readonly d: AllowlistServiceDeps) {}
@@ -230,16 +231,15 @@ export class AllowlistService {
   }
 
   start(checkEveryMs = 10 * 60 * 1000, periodMs = REFRESH_PERIOD_MS): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.runScheduledRefresh(periodMs), checkEveryMs);
-    this.timer.unref();
+    // runScheduledRefresh logs and swallows its own failures.
+    this.loop ??= every(checkEveryMs, () => this.runScheduledRefresh(periodMs), () => {});
   }
 
   async stop(): Promise<void> {
     this.unwatch?.();
     this.unwatch = null;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    await this.loop?.stop();
+    this.loop = null;
     await this.queue.catch(() => {});
   }
 

@@ -8,6 +8,7 @@ import type { Actor } from '../../core/actor.js';
 import { DecryptionError } from '../../core/crypto.js';
 import { DomainError, errorMessage, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { every } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
 import type { RetryJobRow } from '../../db/types.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -162,20 +163,13 @@ export class RetriesService {
 
   /** The background worker: a due-job sweep every `intervalMs`, never two at once in this process. */
   startWorker(intervalMs = 5000): () => Promise<void> {
-    let current: Promise<unknown> | null = null;
-    const timer = setInterval(() => {
-      if (current) return;
-      current = this.runDueRetries()
-        .catch((err) => this.d.log.warn({ err: errorMessage(err) }, 'retry sweep failed'))
-        .finally(() => {
-          current = null;
-        });
-    }, intervalMs);
-    timer.unref();
+    const loop = every(intervalMs, () => this.runDueRetries(), (err) =>
+      this.d.log.warn({ err: errorMessage(err) }, 'retry sweep failed'),
+    );
     return async () => {
-      clearInterval(timer);
+      // Abort first: the sweep in progress stops its rsyncs instead of finishing them.
       await this.shutdown();
-      await current;
+      await loop.stop();
     };
   }
 

@@ -6,6 +6,7 @@
 import type { Actor } from '../../core/actor.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { every } from '../../core/periodic.js';
 import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/push.service.js';
 import type { SyncMode } from '../push/push.schemas.js';
@@ -48,25 +49,18 @@ export class Scheduler {
 
   /** The loop: a tick every `intervalMs`; runs go on in the background, ticks never overlap. */
   start(intervalMs: number): () => Promise<void> {
-    let ticking = false;
-    const timer = setInterval(() => {
-      if (ticking) return;
-      ticking = true;
-      this.claimDue(new Date())
-        .then((claimed) => {
-          for (const { row, slot } of claimed) {
-            const p = this.fire(row, slot).finally(() => this.running.delete(p));
-            this.running.add(p);
-          }
-        })
-        .catch((err) => this.d.log.warn({ err: errorMessage(err) }, 'scheduler tick failed'))
-        .finally(() => {
-          ticking = false;
-        });
-    }, intervalMs);
-    timer.unref();
+    const loop = every(
+      intervalMs,
+      async () => {
+        for (const { row, slot } of await this.claimDue(new Date())) {
+          const p = this.fire(row, slot).finally(() => this.running.delete(p));
+          this.running.add(p);
+        }
+      },
+      (err) => this.d.log.warn({ err: errorMessage(err) }, 'scheduler tick failed'),
+    );
     return async () => {
-      clearInterval(timer);
+      await loop.stop();
       await Promise.allSettled([...this.running]);
     };
   }
