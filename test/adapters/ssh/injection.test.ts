@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SshPool, shellQuote } from '../../../src/adapters/ssh/index.js';
+import { hostileNames } from '../../fixtures/hostile-names.js';
 import { targetFor } from '../../fixtures/sshd.js';
 
 // The sshd runs on this machine, so the test can look at the remote filesystem directly.
@@ -18,18 +19,6 @@ afterAll(async () => {
   await pool.exec(t, ['rm', '-rf', '--', base]);
   await pool.closeAll();
 });
-
-/** Names that would run `touch <marker>` if any layer let the shell parse them. */
-function hostileNames(marker: string): string[] {
-  return [
-    `'; touch ${marker} #`,
-    `$(touch ${marker})`,
-    `\`touch ${marker}\``,
-    `x\ntouch ${marker}`,
-    `"; touch ${marker}; echo "`,
-    `x && touch ${marker}`,
-  ];
-}
 
 describe('remote paths through shellQuote', () => {
   it.each(['argv', 'script'] as const)('mkdir -p creates hostile names literally (%s form)', async (form) => {

@@ -107,17 +107,7 @@ export function writeRemote(file: string, content: string | Buffer): void {
   fs.chownSync(file, uid, gid);
 }
 
-/** Names that would run `touch <marker>` if any layer let a shell parse them. */
-export function hostileNames(marker: string): string[] {
-  return [
-    `'; touch ${marker} #`,
-    `$(touch ${marker})`,
-    `\`touch ${marker}\``,
-    `x\ntouch ${marker}`,
-    `"; touch ${marker}; echo "`,
-    `-rf x && touch ${marker}`,
-  ];
-}
+export { hostileNames } from '../../fixtures/hostile-names.js';
 
 export function markerPath(): string {
   return `/tmp/fleet-remote-marker-${crypto.randomBytes(6).toString('hex')}`;
