@@ -71,27 +71,28 @@ export class AlertEngine {
   /**
    * One heartbeat against the server's active set: only a crossing touches the database, and
    * without one nothing is awaited (the common case on the hot path returns undefined).
-   * `active` comes from `activeTypes` (read once by the caller).
+   * `active` comes from `activeTypes` (read once by the caller). Crossings in one heartbeat are
+   * written one after another so the history lists them in a stable order (metric order).
    */
   evaluate(server: MonitoredServer, r: Reading, active: Set<AlertType>, nowMs: number): Promise<unknown> | undefined {
-    const jobs: Array<Promise<unknown>> = [];
-    if (active.has('offline')) jobs.push(this.recover(server, 'offline', null, nowMs));
+    const jobs: Array<() => Promise<unknown>> = [];
+    if (active.has('offline')) jobs.push(() => this.recover(server, 'offline', null, nowMs));
     for (const type of METRIC_TYPES) {
       const limit = this.threshold(type);
       if (r[type] >= limit) {
-        if (!active.has(type)) jobs.push(this.open(server, type, r[type], nowMs, { limit }));
+        if (!active.has(type)) jobs.push(() => this.open(server, type, r[type], nowMs, { limit }));
       } else if (active.has(type)) {
-        jobs.push(this.recover(server, type, r[type], nowMs));
+        jobs.push(() => this.recover(server, type, r[type], nowMs));
       }
     }
     const drift = r.ts - nowMs / 1000;
     const abs = Math.round(Math.abs(drift));
     if (Math.abs(drift) > MAX_DRIFT_S) {
-      if (!active.has('time_drift')) jobs.push(this.open(server, 'time_drift', abs, nowMs, { drift }));
+      if (!active.has('time_drift')) jobs.push(() => this.open(server, 'time_drift', abs, nowMs, { drift }));
     } else if (active.has('time_drift')) {
-      jobs.push(this.recover(server, 'time_drift', abs, nowMs));
+      jobs.push(() => this.recover(server, 'time_drift', abs, nowMs));
     }
-    return jobs.length ? Promise.all(jobs) : undefined;
+    return jobs.length ? runInOrder(jobs) : undefined;
   }
 
   /** Opens an alert unless one is active for this server and type; true when this call opened it. */
@@ -207,4 +208,17 @@ export class AlertEngine {
       created_at: new Date(nowMs).toISOString(),
     };
   }
+}
+
+/** Runs every job even when an earlier one fails (each crossing stands alone), then rethrows the first failure. */
+async function runInOrder(jobs: Array<() => Promise<unknown>>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const job of jobs) {
+    try {
+      await job();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }
