@@ -1,6 +1,7 @@
 /**
  * zip-extract: a ~300 MB archive of 5,000 files (half random, half text) POSTed over real HTTP to
- * /api/sync/upload-zip (streamed from disk with undici) against `unzip -q` of the same archive.
+ * /api/sync/upload-zip (streamed from disk by curl, in its own process) against `unzip -q` of the
+ * same archive.
  * Goal: service wall time / unzip wall time <= 1.5, and the service's RSS growth during the
  * upload <= 150 MB (sampled every 50 ms; the service runs in this process).
  */
@@ -9,11 +10,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { median, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
+import { curlUpload } from '../support/curl-upload.js';
 
 const FILES = 5000;
 const RANDOM_BYTES_TOTAL = 280 * 1024 * 1024;
@@ -94,36 +95,15 @@ async function run(): Promise<ScenarioResult> {
     });
     const { access_token: token } = (await login.body.json()) as { access_token: string };
 
-    const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.zip"\r\n` +
-        'Content-Type: application/zip\r\n\r\n',
-    );
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-
-    const upload = async () => {
-      const body = Readable.from(
-        (async function* () {
-          yield head;
-          yield* fs.createReadStream(archive, { highWaterMark: 1024 * 1024 });
-          yield tail;
-        })(),
-      );
-      const res = await request(`${base}/api/sync/upload-zip`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(head.length + archiveSize + tail.length),
-        },
-        body,
-        headersTimeout: 600_000,
-        bodyTimeout: 600_000,
+    const upload = () =>
+      curlUpload<{ source_path?: string; file_count?: number }>({
+        url: `${base}/api/sync/upload-zip`,
+        token,
+        fields: {},
+        file: archive,
+        filename: 'bench.zip',
+        type: 'application/zip',
       });
-      const json = (await res.body.json()) as { source_path?: string; file_count?: number; detail?: string };
-      if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${json.detail}`);
-      return json;
-    };
 
     const serviceMs: number[] = [];
     const unzipMs: number[] = [];
