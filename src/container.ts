@@ -11,6 +11,7 @@ import type { Logger } from './core/logger.js';
 import { createDatabase, type DatabaseHandle, type Dialect } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
+import { AdminLookup } from './modules/admins/admin-lookup.js';
 import { AdminsRepository } from './modules/admins/admins.repository.js';
 import { AdminsService } from './modules/admins/admins.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -128,10 +129,13 @@ export async function createContainer(config: AppConfig, log: Logger, opts: Cont
   await events.start();
   closers.push(() => events.stop());
 
-  const adminsRepo = new AdminsRepository(handle.db);
+  const adminsRepo: AdminsRepository = new AdminsRepository(handle.db, (id) => adminLookup.invalidate(id));
+  const adminLookup = new AdminLookup({ findById: (id) => adminsRepo.findById(id), cache, log, now: opts.now });
+  await adminLookup.start();
+  closers.push(() => adminLookup.stop());
   const tokens = new TokenService(config.secretKey);
   const guard = new LoginGuard(cache, settings, log, opts.resolver ?? systemResolver);
-  const auth = new AuthService({ admins: adminsRepo, tokens, guard, audit, cipher, settings });
+  const auth = new AuthService({ admins: adminsRepo, lookup: adminLookup, tokens, guard, audit, cipher, settings });
   const admins = new AdminsService(adminsRepo, audit);
   const notifications = new NotificationService({
     settings,

@@ -2,11 +2,17 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { AdminRow, Database } from '../../db/types.js';
 import { nowIso } from '../../core/time.js';
 
+/** Called after every write to an admin row (the request-time lookup drops its copy). */
+export type AdminChanged = (id: number) => Promise<void>;
+
 export class AdminsRepository {
   /** Built once: every authenticated request runs it, and building costs more than running it. */
   private readonly byId: CompiledQuery<AdminRow>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly changed: AdminChanged = async () => {},
+  ) {
     this.byId = db.selectFrom('admins').selectAll().where('id', '=', 0).compile();
   }
 
@@ -41,7 +47,7 @@ export class AdminsRepository {
 
   /** Deletes unless it is the last admin; the check and delete run in one transaction. */
   async deleteUnlessLast(id: number): Promise<'deleted' | 'missing' | 'last'> {
-    return this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('admins').select('id').where('id', '=', id).executeTakeFirst();
       if (!row) return 'missing';
       const { n } = await trx
@@ -50,8 +56,10 @@ export class AdminsRepository {
         .executeTakeFirstOrThrow();
       if (Number(n) <= 1) return 'last';
       await trx.deleteFrom('admins').where('id', '=', id).execute();
-      return 'deleted';
+      return 'deleted' as const;
     });
+    if (outcome === 'deleted') await this.changed(id);
+    return outcome;
   }
 
   /** A new password revokes every earlier token by bumping token_version. */
@@ -61,6 +69,7 @@ export class AdminsRepository {
       .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
       .where('id', '=', id)
       .execute();
+    await this.changed(id);
   }
 
   async setTotp(id: number, secretEnc: string | null, enabled: boolean): Promise<void> {
@@ -69,5 +78,6 @@ export class AdminsRepository {
       .set({ totp_secret_enc: secretEnc, totp_enabled: enabled ? 1 : 0 })
       .where('id', '=', id)
       .execute();
+    await this.changed(id);
   }
 }

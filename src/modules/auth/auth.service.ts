@@ -5,6 +5,7 @@ import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
+import type { AdminLookup } from '../admins/admin-lookup.js';
 import type { AdminsRepository } from '../admins/admins.repository.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
@@ -22,6 +23,8 @@ export interface LoginInput {
 
 export interface AuthDeps {
   admins: AdminsRepository;
+  /** The request-time admin lookup (kept in memory, invalidated on every admin write). */
+  lookup: Pick<AdminLookup, 'findById'>;
   tokens: TokenService;
   guard: LoginGuard;
   audit: AuditService;
@@ -77,7 +80,7 @@ export class AuthService {
   async authenticate(token: string): Promise<AdminRow | null> {
     const claims = await this.d.tokens.verify(token, 'access');
     if (!claims) return null;
-    const admin = await this.d.admins.findById(claims.adminId);
+    const admin = await this.d.lookup.findById(claims.adminId);
     return admin && admin.token_version === claims.tokenVersion ? admin : null;
   }
 

@@ -1,0 +1,74 @@
+/**
+ * The admin row behind every authenticated request, kept in memory between requests: reading it
+ * from SQLite cost as much as all the rest of a request's own work (the JWT is already memoised).
+ *
+ * Invalidation, not the clock, keeps it right: every write through AdminsRepository drops the row
+ * here at once and announces it to the other workers over the cache's pub/sub, so a password
+ * change (which revokes every earlier token) or a deleted admin takes effect on the next request.
+ * Should that channel be down, no row is trusted for longer than MAX_AGE_MS, so revocation still
+ * reaches every worker within a second. Misses are never cached.
+ */
+import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
+import { subscribeDurably, type RetryLogger } from '../../adapters/cache/durable-subscription.js';
+import { errorMessage } from '../../core/errors.js';
+import type { AdminRow } from '../../db/types.js';
+
+export const ADMINS_CHANNEL = 'admins:changed';
+export const MAX_AGE_MS = 1_000;
+
+export interface AdminLookupDeps {
+  findById(id: number): Promise<AdminRow | undefined>;
+  cache: Cache;
+  log: RetryLogger;
+  now?: () => number;
+}
+
+export class AdminLookup {
+  private readonly rows = new Map<number, { row: AdminRow; at: number }>();
+  /** Bumped by every invalidation: a read that overlapped one must not store what it read. */
+  private epoch = 0;
+  private unsubscribe: Unsubscribe | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly d: AdminLookupDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe = await subscribeDurably(this.d.cache, ADMINS_CHANNEL, (msg) => this.drop(Number(msg)), this.d.log);
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.rows.clear();
+  }
+
+  async findById(id: number): Promise<AdminRow | undefined> {
+    const hit = this.rows.get(id);
+    const now = this.now();
+    if (hit && now - hit.at < MAX_AGE_MS) return hit.row;
+    const epoch = this.epoch;
+    const row = await this.d.findById(id);
+    if (row && epoch === this.epoch) this.rows.set(id, { row, at: now });
+    else if (!row) this.rows.delete(id);
+    return row;
+  }
+
+  /** After a write to admin `id`: drop it here, then tell the other workers. Never throws. */
+  async invalidate(id: number): Promise<void> {
+    this.drop(id);
+    try {
+      await this.d.cache.publish(ADMINS_CHANNEL, String(id));
+    } catch (err) {
+      this.d.log.warn({ err: errorMessage(err), adminId: id }, 'could not announce an admin change to other workers');
+    }
+  }
+
+  private drop(id: number): void {
+    this.epoch++;
+    // A malformed message clears everything: dropping too much only costs a query.
+    if (Number.isInteger(id)) this.rows.delete(id);
+    else this.rows.clear();
+  }
+}
