@@ -39,13 +39,20 @@ export function round(n: number, digits = 2): number {
   return Math.round(n * f) / f;
 }
 
-/** Runs a scenario module directly (`npx tsx bench/scenarios/x.ts`) and prints its JSON. */
+/**
+ * Runs a scenario module directly (`npx tsx bench/scenarios/x.ts`) and prints its JSON; under
+ * `bench/run.ts` the result also goes to the file named by BENCH_RESULT_FILE.
+ */
 export async function runIfMain(metaUrl: string, scenario: Scenario): Promise<void> {
   const { pathToFileURL } = await import('node:url');
   const { resolve } = await import('node:path');
   if (process.argv[1] && metaUrl === pathToFileURL(resolve(process.argv[1])).href) {
     try {
       const result = await scenario.run();
+      if (process.env.BENCH_RESULT_FILE) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify(result));
+      }
       process.stdout.write(`${JSON.stringify({ [scenario.name]: result }, null, 2)}\n`);
       process.exit(0);
     } catch (err) {
