@@ -127,6 +127,18 @@ beat() {
   post || { echo "fleet-agent: heartbeat to $URL failed" >&2; return 1; }
 }
 
+# Single-quotes one word for sh (a ' inside becomes '\'').
+shq() {
+  printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# Drops our line from the user's crontab, if it has one.
+remove_cron_line() {
+  command -v crontab >/dev/null 2>&1 || return 0
+  crontab -l 2>/dev/null | grep -q '# fleet-agent$' || return 0
+  crontab -l 2>/dev/null | grep -v '# fleet-agent$' | crontab -
+}
+
 stop_background_agent() {
   [ -f "$DIR/agent.pid" ] || return 0
   pid=$(cat "$DIR/agent.pid" 2>/dev/null)
@@ -141,6 +153,13 @@ install_agent() {
   if [ -z "$DIR" ]; then
     if [ "$(id -u)" = 0 ]; then DIR=/opt/fleet-agent; else DIR="$HOME/.fleet-agent"; fi
   fi
+  # These would need a different escape in each of sh, a crontab line and a unit file.
+  nl='
+'
+  case "$DIR$URL" in *[%\"\\\$\`]* | *"$nl"*)
+    echo 'fleet-agent: the install directory and URL may not contain %, ", \, $, a backquote or a newline' >&2
+    exit 2 ;;
+  esac
   umask 077
   mkdir -p "$DIR" && chmod 700 "$DIR" || exit 1
   if [ "$0" != "$DIR/agent.sh" ]; then
@@ -160,7 +179,7 @@ After=network-online.target
 Wants=network-online.target
 
 [Service]
-ExecStart=/bin/sh $DIR/agent.sh --url $URL --token-file $DIR/token --interval $INTERVAL
+ExecStart=/bin/sh "$DIR/agent.sh" --url "$URL" --token-file "$DIR/token" --interval $INTERVAL
 Restart=always
 RestartSec=10
 
@@ -169,9 +188,10 @@ WantedBy=multi-user.target
 EOF
     chmod 644 /etc/systemd/system/fleet-agent.service
     systemctl daemon-reload && systemctl enable fleet-agent >/dev/null 2>&1 && systemctl restart fleet-agent || exit 1
+    remove_cron_line
     METHOD=systemd
   elif command -v crontab >/dev/null 2>&1; then
-    line="* * * * * /bin/sh '$DIR/agent.sh' --cron --url '$URL' --token-file '$DIR/token' >/dev/null 2>&1 # fleet-agent"
+    line="* * * * * /bin/sh $(shq "$DIR/agent.sh") --cron --url $(shq "$URL") --token-file $(shq "$DIR/token") >/dev/null 2>&1 # fleet-agent"
     { crontab -l 2>/dev/null | grep -v '# fleet-agent$'; printf '%s\n' "$line"; } | crontab - || exit 1
     METHOD=cron
   else
