@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, errorMessage, InternalError, NotFoundError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { PushBatchRow, PushResultRow, ServerRow } from '../../db/types.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -17,9 +16,8 @@ import type { StagingPaths } from '../staging/staging-paths.js';
 import { CANCEL_KEY_PREFIX, executeBatch, type BatchDeps } from './push-batch.js';
 import { toPreview, type PreviewResult } from './push-preview.js';
 import { effectiveTargetPath, resolveSourceDir } from './push-source.js';
-import type { PushRepository, NewResult } from './push.repository.js';
+import type { NewResult } from './push.repository.js';
 import type { SyncMode } from './push.schemas.js';
-import type { RsyncRunner } from './rsync-runner.js';
 
 export const DEFAULT_BATCH_SIZE = 50;
 export const DEFAULT_CONCURRENCY = 5;

@@ -8,7 +8,7 @@ import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError } from '../../core/errors.js';
-import { commandFailed, commandFailureDetail, isConnectionFailure } from './remote-errors.js';
+import { commandFailed, commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
 import { assertNoNul } from './remote-paths.js';
 import type { BrowseBody, BrowseEntry, BrowseResponse } from './remote.schemas.js';
@@ -119,11 +119,11 @@ export class BrowseService {
     const dir = body.path && body.path.length > 0 ? body.path : '/';
     assertNoNul(dir, 'path');
     const row = await this.d.servers.get(body.server_id);
-    const target = await this.d.servers.targetFromRow(row);
+    const target = await sshTargetOrFailure(this.d.servers, row);
 
     let listing: Listing;
     try {
-      listing = await this.list(target, dir);
+      listing = 'failure' in target ? { error: target.failure.slice(0, ERROR_CHARS) } : await this.list(target, dir);
     } catch (err) {
       if (!isConnectionFailure(err)) throw err;
       listing = { error: err.message.slice(0, ERROR_CHARS) };

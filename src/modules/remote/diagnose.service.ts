@@ -6,10 +6,9 @@ import crypto from 'node:crypto';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
-import { DomainError } from '../../core/errors.js';
-import { DecryptionError } from '../../core/crypto.js';
+import { NotFoundError } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
-import { commandFailed, commandFailureDetail, isConnectionFailure } from './remote-errors.js';
+import { commandFailed, commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
 import { assertNoNul, effectiveTargetDir } from './remote-paths.js';
 import type { DiagnoseResponse } from './remote.schemas.js';
@@ -59,7 +58,16 @@ export class DiagnoseService {
 
   async diagnose(actor: Actor, serverId: number, bodyTarget?: string | null): Promise<DiagnoseResponse> {
     if (bodyTarget) assertNoNul(bodyTarget, 'target_path');
-    const row = await this.d.servers.get(serverId);
+    let row: ServerRow;
+    try {
+      row = await this.d.servers.get(serverId);
+    } catch (err) {
+      // The spec audits diagnose always, an unknown server (404) included.
+      if (err instanceof NotFoundError) {
+        await this.d.audit.record(actor, 'diagnose', { type: 'server', id: serverId, detail: 'server not found' });
+      }
+      throw err;
+    }
     const dir = effectiveTargetDir(bodyTarget, row.target_path);
     const res = await this.checks(row, dir);
     const summary = res.ssh_ok
@@ -82,12 +90,9 @@ export class DiagnoseService {
       errors: [],
     };
     // 1. Connectivity. Missing or undecryptable credentials are exactly what a diagnosis should report.
-    let target: SshTarget;
-    try {
-      target = await this.d.servers.targetFromRow(row);
-    } catch (err) {
-      if (!(err instanceof DomainError) && !(err instanceof DecryptionError)) throw err;
-      res.errors.push(`SSH connection failed: ${err.message}`);
+    const target = await sshTargetOrFailure(this.d.servers, row);
+    if ('failure' in target) {
+      res.errors.push(target.failure);
       return res;
     }
     const ping = await this.step(target, 'true');

@@ -10,7 +10,7 @@ import type { Actor } from '../../core/actor.js';
 import { ForbiddenPathError, InternalError } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
 import { isSameOrUnder } from '../staging/staging-paths.js';
-import { commandFailureDetail, isConnectionFailure } from './remote-errors.js';
+import { commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
 import { assertNoNul, effectiveTargetDir } from './remote-paths.js';
 import type { DiffLine, FileDiffBody, FileDiffResponse } from './remote.schemas.js';
@@ -178,7 +178,8 @@ export class FileDiffService {
   }
 
   private async readRemote(row: ServerRow, file: string): Promise<RemoteSide> {
-    const target = await this.d.servers.targetFromRow(row);
+    const target = await sshTargetOrFailure(this.d.servers, row);
+    if ('failure' in target) return { state: 'unknown', error: target.failure };
     try {
       const r = await this.d.ssh.exec(target, remoteReadScript(file), {
         timeoutMs: REMOTE_TIMEOUT_MS,

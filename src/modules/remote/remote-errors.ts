@@ -14,8 +14,11 @@
  * from credentials.
  */
 import { SshConnectionError } from '../../adapters/ssh/errors.js';
-import type { ExecResult } from '../../adapters/ssh/types.js';
+import type { ExecResult, SshTarget } from '../../adapters/ssh/types.js';
+import { DecryptionError } from '../../core/crypto.js';
 import { BadGatewayError, BadRequestError, DomainError, ForbiddenError } from '../../core/errors.js';
+import type { ServerRow } from '../../db/types.js';
+import type { RemoteDeps } from './remote-deps.js';
 
 /** SFTP status codes (draft-ietf-secsh-filexfer-02), as ssh2 sets them on `err.code`. */
 const SFTP_NO_SUCH_FILE = 2;
@@ -26,6 +29,19 @@ const TRANSPORT_GONE = /No response from server|Not connected|connection (lost|c
 
 export function isConnectionFailure(err: unknown): err is SshConnectionError {
   return err instanceof SshConnectionError;
+}
+
+/**
+ * The server's SSH target, or why there is none (no credentials, or credentials that no longer
+ * decrypt) as `{ failure }`: the endpoints that report SSH failures in their body report this too.
+ */
+export async function sshTargetOrFailure(servers: RemoteDeps['servers'], row: ServerRow): Promise<SshTarget | { failure: string }> {
+  try {
+    return await servers.targetFromRow(row);
+  } catch (err) {
+    if (!(err instanceof DomainError) && !(err instanceof DecryptionError)) throw err;
+    return { failure: `SSH connection failed: ${err.message}` };
+  }
 }
 
 /**

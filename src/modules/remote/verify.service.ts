@@ -5,7 +5,6 @@
  * leading dashes) matter. The remote runs start as soon as the file list is known and overlap
  * with the local hashing.
  */
-import fs from 'node:fs';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
 import { DecryptionError } from '../../core/crypto.js';
@@ -66,10 +65,8 @@ export class VerifyService {
   async verify(actor: Actor, body: VerifyBody): Promise<VerifyResponse> {
     assertNoNul(body.source_path, 'source_path');
     if (body.target_path) assertNoNul(body.target_path, 'target_path');
-    // Beyond the spec: only staging may be hashed, as for every other local path the service reads.
-    const root = await this.d.staging.resolveInsideStaging(body.source_path, 'source_path');
-    const st = await fs.promises.stat(root).catch(() => null);
-    if (!st?.isDirectory()) throw new BadRequestError('source_path is not a directory');
+    // Beyond the spec: only staging may be hashed (403), as for every other local path the service reads.
+    const root = await this.d.staging.resolveStagingDir(body.source_path, 'source_path');
     const rels = await listFiles(root, body.max_files ?? 10_000).catch(() => {
       throw new BadRequestError('source_path cannot be read');
     });

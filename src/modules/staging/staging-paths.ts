@@ -128,6 +128,18 @@ export class StagingPaths {
     return resolved;
   }
 
+  /**
+   * A local directory a push or a verify reads: 400 unless `input` resolves to an existing
+   * directory (the spec's rule, checked first), then 403 unless that directory is in staging.
+   */
+  async resolveStagingDir(input: string, what = 'Source path'): Promise<string> {
+    const resolved = await resolvePath(input);
+    const st = await fs.promises.stat(resolved).catch(() => null);
+    if (!st?.isDirectory()) throw new BadRequestError(`${what} is not a directory`);
+    if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`);
+    return resolved;
+  }
+
   /** Creates a fresh `<prefix><12 hex>` directory (mode 0755) and returns its path. */
   async createStagingDir(): Promise<string> {
     for (let attempt = 0; ; attempt++) {

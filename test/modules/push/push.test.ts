@@ -129,6 +129,7 @@ describe.each(dbKinds())('push engine on %s', (db) => {
       [{ server_ids: ids, source_path: `${src}/../../etc` }, 403],
       [{ server_ids: ids, source_path: file }, 400],
       [{ server_ids: ids, source_path: `${src}-missing` }, 400],
+      [{ server_ids: ids, source_path: '/nonexistent-fleet-dir' }, 400],
       [{ server_ids: [] }, 422],
       [{ server_ids: ids, batch_size: 501 }, 422],
       [{ server_ids: ids, concurrency: 0 }, 422],

@@ -77,6 +77,10 @@ describe.each(dbKinds())('POST /api/sync/browse on %s', (db) => {
     const res = await r.post('/api/sync/browse', { server_id: dead, path: '/' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ path: '/', entries: [], error: expect.stringMatching(/refused/i) });
+    const bare = await r.createServer({ name: `no-creds-browse-${Date.now()}`, private_key: undefined });
+    const noCreds = await r.post('/api/sync/browse', { server_id: bare, path: '/' });
+    expect(noCreds.statusCode).toBe(200);
+    expect(noCreds.json()).toMatchObject({ entries: [], error: expect.stringMatching(/SSH connection failed/) });
   });
 
   it('400 when server_id is missing, 0 or null; 404 when the server does not exist', async () => {

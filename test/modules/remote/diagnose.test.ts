@@ -110,6 +110,8 @@ describe.each(dbKinds())('POST /api/sync/diagnose on %s', (db) => {
     expect(rows.length).toBeGreaterThanOrEqual(5);
     expect(rows.every((x) => x.target_type === 'server')).toBe(true);
     expect(rows.some((x) => String(x.detail).includes('ssh failed'))).toBe(true);
+    // The unknown server of the 404 test too.
+    expect(rows.some((x) => x.target_id === '999999' && x.detail === 'server not found')).toBe(true);
   });
 });
 

@@ -126,6 +126,13 @@ describe.each(dbKinds())('POST /api/sync/file-diff on %s', (db) => {
     expect(res.json().diff_lines).toHaveLength(3);
   });
 
+  it('a server without credentials is an SSH failure too: 200 with remote_exists null', async () => {
+    const bare = await r.createServer({ name: `no-creds-diff-${Date.now()}`, private_key: undefined });
+    const res = await r.post('/api/sync/file-diff', { server_id: bare, source_path: src, relative_path: 'new.txt' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ local_exists: true, remote_exists: null, error: expect.stringMatching(/SSH connection failed/) });
+  });
+
   it('404 for a missing server; 422 for a bad body; 400 for a NUL byte', async () => {
     expect((await diff({ server_id: 999_999, relative_path: 'same.txt' })).statusCode).toBe(404);
     expect((await r.post('/api/sync/file-diff', { source_path: src })).statusCode).toBe(422);

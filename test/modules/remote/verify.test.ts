@@ -109,6 +109,9 @@ describe.each(dbKinds())('POST /api/sync/verify on %s', (db) => {
     const empty = r.stagingDir();
     fs.mkdirSync(`${empty}/only-dirs`);
     expect((await verify({ source_path: empty })).statusCode).toBe(400);
+    // The spec's 400 comes first: a path that is no directory is a 400 wherever it points.
+    expect((await verify({ source_path: '/nonexistent-fleet-dir' })).statusCode).toBe(400);
+    expect((await verify({ source_path: '/etc/hostname' })).statusCode).toBe(400);
     expect((await verify({ source_path: '/etc' })).statusCode).toBe(403);
     expect((await verify({ source_path: `${src}/../../etc` })).statusCode).toBe(403);
     expect((await verify({ source_path: 'a\u0000b' })).statusCode).toBe(400);
