@@ -30,8 +30,8 @@ export class TokenService {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  private sign(adminId: number, username: string, tv: number, type: 'access' | 'refresh', ttl: number) {
-    return new SignJWT({ username, tv, typ: type })
+  private sign(adminId: number, username: string, tokenVersion: number, type: 'access' | 'refresh', ttl: number) {
+    return new SignJWT({ username, token_version: tokenVersion, typ: type })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(adminId))
       .setIssuedAt()
@@ -59,8 +59,10 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const adminId = Number(payload.sub);
-      if (payload.typ !== type || !Number.isInteger(adminId) || typeof payload.tv !== 'number') return null;
-      const claims: TokenClaims = { adminId, username: String(payload.username ?? ''), tokenVersion: payload.tv, type };
+      // Earlier builds named the claim `tv`; their refresh tokens stay valid across an upgrade.
+      const tokenVersion = payload.token_version ?? payload.tv;
+      if (payload.typ !== type || !Number.isInteger(adminId) || typeof tokenVersion !== 'number') return null;
+      const claims: TokenClaims = { adminId, username: String(payload.username ?? ''), tokenVersion, type };
       this.remember(token, claims, payload.exp ?? 0);
       return claims;
     } catch {

@@ -22,6 +22,9 @@ describe.each(dbKinds())('auth on %s', (db) => {
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ username: ADMIN_USERNAME, totp_enabled: false });
     expect(typeof me.json().id).toBe('number');
+    // Spec, Authentication 5: the access token carries a token_version claim.
+    const payload = JSON.parse(Buffer.from(body.access_token.split('.')[1], 'base64url').toString('utf8'));
+    expect(payload).toMatchObject({ token_version: 0, sub: String(me.json().id), username: ADMIN_USERNAME });
   });
 
   it('answers a wrong password and an unknown user the same way', async () => {
