@@ -78,7 +78,7 @@ export const remoteRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (
         schema: {
           tags,
           consumes: ['multipart/form-data'],
-          description: 'Multipart fields `server_id` and `remote_path` (default /tmp) must come before the `file` part.',
+          description: 'Multipart fields `server_id`, `remote_path` (default /tmp) and `file`. Sent before the file, `server_id` and `remote_path` let it stream straight to the server; a file sent first waits in a private temp file.',
           response: { 200: UploadResponse, 400: e, 403: e, 404: e, 502: e },
         },
       },

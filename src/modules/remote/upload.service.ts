@@ -1,14 +1,19 @@
 /**
- * Single-file upload to a server over SFTP (spec §A upload). The multipart file part is piped
- * straight into the SFTP write stream: the file is never held whole in memory nor written to
- * local disk, and backpressure from the SSH channel window paces the client.
+ * Single-file upload to a server over SFTP (spec §A upload). When `server_id` arrives before the
+ * file part (as curl -F, HTML forms and most clients send it) the file is piped straight into
+ * the SFTP write stream: never held whole in memory nor written to local disk, and backpressure
+ * from the SSH channel window paces the client.
  *
- * Field order: `server_id` (and `remote_path`, if given) must come BEFORE the `file` part,
- * because the file is streamed as it arrives and the destination must be known by then. A file
- * part that arrives before `server_id` is a 400; so is a `server_id`/`remote_path` field after
- * the file (the file just written is removed again).
+ * A file part that comes first is spooled to a private temp file (0600 in a 0700 directory,
+ * removed on every path) and sent once the fields after it are known, so field order never
+ * matters for correctness. The one refused order: a `remote_path` after a file that was already
+ * streamed to the default directory (a 400; the file just written is removed again).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, DomainError } from '../../core/errors.js';
@@ -29,19 +34,18 @@ interface Received {
   target: SshTarget;
 }
 
-/** `/` and `\` become `_`; the empty name, `.` and `..` are refused. */
+/** A name with a `..` component is refused (spec), then `/` and `\` become `_`; `''` and `.` are refused. */
 export function sanitizeFileName(raw: string): string {
+  if (raw.split(/[/\\]/).includes('..')) throw new BadRequestError('The file name must not contain a ".." component');
   const name = raw.replace(/[/\\]/g, '_');
   if (name.includes('\0')) throw new BadRequestError('The file name contains a NUL byte');
   if (name === '') throw new BadRequestError('No file was given (the file part has no file name)');
-  if (name === '.' || name === '..') throw new BadRequestError('The file name must not be "." or ".."');
+  if (name === '.') throw new BadRequestError('The file name must not be "."');
   return name;
 }
 
 function parseServerId(raw: string | undefined): number {
-  if (raw === undefined) {
-    throw new BadRequestError('server_id is required, and must be sent before the file part');
-  }
+  if (raw === undefined) throw new BadRequestError('server_id is required');
   const s = raw.trim();
   if (!/^\d{1,15}$/.test(s)) throw new BadRequestError('server_id must be numeric');
   return Number(s);
@@ -54,19 +58,28 @@ function remoteDir(raw: string | undefined): string {
   return dir;
 }
 
+type FilePart = Extract<UploadPart, { type: 'file' }>;
+
+interface Spooled {
+  dir: string;
+  file: string;
+  filename: string;
+}
+
 export class UploadService {
   constructor(private readonly d: RemoteDeps & { maxBytes: number }) {}
 
   async upload(actor: Actor, parts: AsyncIterable<UploadPart>): Promise<UploadResponse> {
     const fields = new Map<string, string>();
     let received: Received | null = null;
+    let spooled: Spooled | null = null;
     let pending: UploadPart | null = null;
     try {
       for await (const part of parts) {
         pending = part;
         if (part.type === 'field') {
-          if (received && (part.fieldname === 'server_id' || part.fieldname === 'remote_path')) {
-            throw new BadRequestError(`${part.fieldname} must be sent before the file part`);
+          if (received && part.fieldname === 'remote_path') {
+            throw new BadRequestError('remote_path must be sent before the file part when server_id is');
           }
           // The parser cuts an over-long value silently; a shortened remote_path is a different path.
           if (part.valueTruncated) throw new BadRequestError(`Field ${part.fieldname.slice(0, 50)} is too long`);
@@ -74,15 +87,20 @@ export class UploadService {
           continue;
         }
         if (part.fieldname !== 'file') throw new BadRequestError(`Unexpected file field "${part.fieldname.slice(0, 50)}": send the file as "file"`);
-        if (received) throw new BadRequestError('Only one file can be uploaded per request');
-        received = await this.receive(part, fields);
+        if (received || spooled) throw new BadRequestError('Only one file can be uploaded per request');
+        const filename = sanitizeFileName(part.filename ?? '');
+        if (fields.has('server_id')) received = await this.streamPart(part, filename, fields);
+        else spooled = await this.spool(part, filename);
         pending = null;
       }
+      if (spooled) received = await this.send(spooled.filename, fields, () => fs.createReadStream(spooled!.file));
     } catch (err) {
       // Stop reading the body: whatever part was being handled is abandoned.
       if (pending?.type === 'file') pending.file.destroy();
       if (received) await this.remove(received.target, received.response.remote_path);
       throw toClientError(err);
+    } finally {
+      if (spooled) await fs.promises.rm(spooled.dir, { recursive: true, force: true }).catch(() => {});
     }
     if (!received) {
       if (!fields.has('server_id')) throw new BadRequestError('server_id is required');
@@ -97,28 +115,50 @@ export class UploadService {
     return r;
   }
 
-  /** Validates everything before the first byte is read, then streams the part into SFTP. */
-  private async receive(part: Extract<UploadPart, { type: 'file' }>, fields: Map<string, string>): Promise<Received> {
+  private tooLarge(): BadRequestError {
+    return new BadRequestError(`The file exceeds the upload limit of ${this.d.maxBytes} bytes`);
+  }
+
+  /** The destination is known: the part goes straight into SFTP. */
+  private async streamPart(part: FilePart, filename: string, fields: Map<string, string>): Promise<Received> {
+    // The parser stops at the limit and would just end the stream; fail it instead so the
+    // partial remote file is removed and the request answered at once.
+    part.file.once('limit', () => part.file.destroy(this.tooLarge()));
+    const received = await this.send(filename, fields, () => part.file);
+    if (part.file.truncated) {
+      await this.remove(received.target, received.response.remote_path);
+      throw this.tooLarge();
+    }
+    return received;
+  }
+
+  /** The destination comes later in the body: keep the file in a private temp file meanwhile. */
+  private async spool(part: FilePart, filename: string): Promise<Spooled> {
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'fleet-upload-'));
+    const file = path.join(dir, 'part');
+    try {
+      part.file.once('limit', () => part.file.destroy(this.tooLarge()));
+      await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
+      if (part.file.truncated) throw this.tooLarge();
+      return { dir, file, filename };
+    } catch (err) {
+      await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Validates the fields and the server before `open()` is called, then writes over SFTP. */
+  private async send(filename: string, fields: Map<string, string>, open: () => Readable): Promise<Received> {
     const serverId = parseServerId(fields.get('server_id'));
     const dir = remoteDir(fields.get('remote_path'));
-    const filename = sanitizeFileName(part.filename ?? '');
     const row = await this.d.servers.get(serverId);
     const target = await this.d.servers.targetFromRow(row);
     const remotePath = `${dir.replace(/\/+$/, '')}/${filename}`;
-
-    const tooLarge = new BadRequestError(`The file exceeds the upload limit of ${this.d.maxBytes} bytes`);
-    // The parser stops at the limit and would just end the stream; fail it instead so the
-    // partial remote file is removed and the request answered at once.
-    part.file.once('limit', () => part.file.destroy(tooLarge));
     let size: number;
     try {
-      size = await this.d.ssh.sftpUpload(target, part.file, remotePath);
+      size = await this.d.ssh.sftpUpload(target, open(), remotePath);
     } catch (err) {
       throw uploadFailure(err, remotePath);
-    }
-    if (part.file.truncated) {
-      await this.remove(target, remotePath);
-      throw tooLarge;
     }
     return { response: { success: true, server_id: row.id, remote_path: remotePath, filename, size }, target };
   }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -85,12 +86,14 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
     expect(fs.existsSync(`${dir}/-x '$(touch y)\`z\``)).toBe(true);
   });
 
-  it('400 for a missing or non-numeric server_id, a file before server_id, no file, or an empty name', async () => {
+  it('400 for a missing or non-numeric server_id, no file, an empty name or a .. component', async () => {
     const cases: Array<[Part[], RegExp]> = [
       [[file('a.txt', 'x')], /server_id/],
       [[{ field: 'server_id', value: 'abc' }, file('a.txt', 'x')], /numeric/],
       [[{ field: 'server_id', value: '' }, file('a.txt', 'x')], /numeric/],
-      [[file('a.txt', 'x'), sid()], /before the file/],
+      [[file('a.txt', 'x'), { field: 'server_id', value: 'abc' }], /numeric/],
+      [[sid(), file('../a.txt', 'x')], /\.\./],
+      [[file('a/../a.txt', 'x'), sid()], /\.\./],
       [[sid()], /No file/],
       [[], /server_id/],
       [[sid(), file('', 'x')], /No file/],
@@ -108,7 +111,24 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
     expect(json.statusCode).toBe(400);
   });
 
-  it('a server_id or remote_path sent after the file is refused and the file removed again', async () => {
+  it('fields after the file: the file waits in a private temp file, then goes to the server', async () => {
+    const spools = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('fleet-upload-')).length;
+    const before = spools();
+    const content = crypto.randomBytes(300_000);
+    const res = await upload([file('first.bin', content), sid(), { field: 'remote_path', value: dir }], true);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ remote_path: `${dir}/first.bin`, size: content.length });
+    expect(sha256(fs.readFileSync(`${dir}/first.bin`))).toBe(sha256(content));
+    const missing = await upload([file('nowhere.txt', 'x'), { field: 'server_id', value: '999999' }]);
+    expect(missing.statusCode).toBe(404);
+    const noId = await upload([file('nowhere.txt', 'x'), { field: 'remote_path', value: dir }]);
+    expect(noId.statusCode).toBe(400);
+    expect(noId.json().detail).toMatch(/server_id is required/);
+    expect(fs.existsSync(`${dir}/nowhere.txt`)).toBe(false);
+    expect(spools()).toBe(before);
+  });
+
+  it('a remote_path sent after a file already streamed to the default directory is refused and the file removed', async () => {
     const res = await upload([sid(), file('late.txt', 'x'), { field: 'remote_path', value: '/tmp' }]);
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/before the file/);
@@ -228,6 +248,23 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
       expect(fs.existsSync(`${dir}/too-big.bin`)).toBe(false);
       // Reading stopped soon after the limit, not at the end of the 20 MB body.
       expect(generated).toBeLessThan(12 * 1024 * 1024);
+      // The same with the file first (spooled locally): cut off too, and no temp file left.
+      const spools = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('fleet-upload-')).length;
+      const before = spools();
+      generated = 0;
+      const first = await small.t.app.inject({
+        method: 'POST',
+        url: '/api/sync/upload',
+        headers: { ...(await small.t.auth()), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        payload: multipartStream([
+          { field: 'file', filename: 'too-big.bin', content },
+          { field: 'server_id', value: String(small.serverId) },
+        ]),
+      });
+      expect(first.statusCode).toBe(400);
+      expect(first.json().detail).toMatch(/limit/);
+      expect(generated).toBeLessThan(12 * 1024 * 1024);
+      expect(spools()).toBe(before);
       // Exactly the limit is still fine.
       const ok = await small.t.app.inject({
         method: 'POST',
@@ -250,7 +287,8 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
 describe('upload file names', () => {
   it('replaces separators and refuses empty, . and ..', () => {
     expect(sanitizeFileName('a/b\\c')).toBe('a_b_c');
-    expect(sanitizeFileName('../x')).toBe('.._x');
+    for (const dotdot of ['../x', 'a/../b.txt', '..\\c.txt', 'a\\..', '..']) expect(() => sanitizeFileName(dotdot)).toThrow(/"\.\."/);
+    expect(sanitizeFileName('a..b/..c')).toBe('a..b_..c');
     for (const bad of ['', '.', '..', 'a\u0000b']) expect(() => sanitizeFileName(bad)).toThrow();
     expect(path.basename(sanitizeFileName('/etc/passwd'))).toBe('_etc_passwd');
   });
