@@ -11,6 +11,7 @@ import { createContainer, type Container, type ContainerOptions } from './contai
 import { installAuthHook } from './http/auth-hook.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
+import { installValidation } from './http/validation.js';
 import { modules } from './modules/index.js';
 
 declare module 'fastify' {
@@ -43,7 +44,6 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const container = await createContainer(config, app.log, opts);
@@ -62,6 +62,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
   app.addHook('onClose', async () => container.close());
 
+  installValidation(app);
   installErrorHandling(app);
   installAuthHook(app, container);
   installFiniteNumberGuard(app);

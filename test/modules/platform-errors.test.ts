@@ -62,6 +62,25 @@ describe('error mapping', () => {
     assertSafe(big.body + huge.body + typed.body);
   });
 
+  it('a JSON body is taken as sent: a wrong type is a 422, never a silent conversion', async () => {
+    const h = await t.auth();
+    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      ['POST', '/api/presets', { name: 123, encrypted_pw: 'x' }, 'body.name'],
+      ['POST', '/api/sync/files', { server_ids: '1', source_path: '/tmp/svc_upload_x' }, 'body.server_ids'],
+      ['POST', '/api/sync/files', { server_ids: ['1'], source_path: '/tmp/svc_upload_x' }, 'body.server_ids.0'],
+      ['POST', '/api/settings/ip-allowlist/manual', { ips: '1.2.3.4' }, 'body.ips'],
+      ['PUT', '/api/settings/system_name', { value: ['a'] }, 'body.value'],
+    ];
+    for (const [method, url, payload, path] of cases) {
+      const res = await t.app.inject({ method: method as 'POST', url, headers: h, payload });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBe(422);
+      expect(res.json().errors.map((e: { path: string }) => e.path)).toContain(path);
+    }
+    expect((await t.app.inject({ url: '/api/presets', headers: h })).json()).toEqual([]);
+    // Query strings are text by nature and are still read as numbers.
+    expect((await t.app.inject({ url: '/api/audit?limit=5&offset=0', headers: h })).statusCode).toBe(200);
+  });
+
   it('deep nesting is refused cleanly', async () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     const res = await t.app.inject({

@@ -5,7 +5,8 @@ export { IdParams, PresetRef, RevealBody } from '../presets/presets.schemas.js';
 
 /** Large enough for an 8192-bit RSA key in any accepted armour. */
 export const PRIVATE_KEY_MAX = 16_384;
-const NO_NUL_OR_NEWLINE = '^[^\\u0000\\r\\n]*$';
+/** One line; trailing line breaks (as a `.pub` file ends) are allowed and trimmed by the service. */
+const ONE_LINE = '^[^\\u0000\\r\\n]*[\\r\\n]*$';
 
 export const SshKeyPresetView = Type.Object({
   id: Type.Integer(),
@@ -17,7 +18,7 @@ export const SshKeyPresetView = Type.Object({
 });
 
 const Username = Type.Union([Type.String({ maxLength: 100, pattern: NO_NUL }), Type.Null()]);
-const PublicKey = Type.Union([Type.String({ maxLength: 8192, pattern: NO_NUL_OR_NEWLINE }), Type.Null()]);
+const PublicKey = Type.Union([Type.String({ maxLength: 8192, pattern: ONE_LINE }), Type.Null()]);
 
 export const CreateSshKeyPresetBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),

@@ -61,8 +61,8 @@ describe.each(dbKinds())('install-agent over SSH on %s', (db) => {
       expect(res.statusCode, api_base_url).toBe(400);
     }
     expect((await install(999_999, { api_base_url: 'http://127.0.0.1' })).statusCode).toBe(404);
-    // Ajv coerces scalars, so a number is read as the text "42" (not a URL: 400); an object is a 422.
-    expect((await install(id, { api_base_url: 42 })).statusCode).toBe(400);
+    // A body is validated without coercion: a number or an object where text belongs is a 422.
+    expect((await install(id, { api_base_url: 42 })).statusCode).toBe(422);
     expect((await install(id, { api_base_url: { url: 'http://x' } })).statusCode).toBe(422);
     expect(await storedHash(id)).toBe(before);
     expect((await heartbeat(t, token)).statusCode).toBe(200);

@@ -60,6 +60,12 @@ describe.each(dbKinds())('SSH key presets on %s', (db) => {
     const stored = await t.app.container.db.selectFrom('ssh_key_presets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored.private_key_enc).not.toContain(keyMaterial(key.privateKey));
     expect(await auditHas('create_ssh_key_preset', id)).toBe(true);
+    // Pasted from a .pub file, with its final line break: accepted and trimmed.
+    const pub = (await call('POST', '/api/ssh-key-presets', { name: 'from-file', private_key: key.privateKey, public_key: `${given}\n` }));
+    expect(pub.statusCode, pub.body).toBe(201);
+    expect(await listed(pub.json().id)).toMatchObject({ public_key: given });
+    const twoLines = await call('POST', '/api/ssh-key-presets', { name: 'two-lines', private_key: key.privateKey, public_key: `${given}\nx` });
+    expect(twoLines.statusCode).toBe(422);
   });
 
   it('turns a blank username into root', async () => {
