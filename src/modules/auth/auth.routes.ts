@@ -74,7 +74,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
     {
       schema: {
         tags: ['auth'],
-        body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 1024 }) }),
+        body: Type.Object({ current_password: Type.String({ maxLength: 1024 }) }),
         response: { 200: SuccessSchema, ...errors },
       },
     },

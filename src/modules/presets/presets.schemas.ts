@@ -28,6 +28,7 @@ export const UpdatePresetBody = Type.Object({
   encrypted_pw: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
 });
 
-export const RevealBody = Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 1024 }) });
+/** An empty current_password is just a wrong one: 400 like any mismatch, not a 422. */
+export const RevealBody = Type.Object({ current_password: Type.String({ maxLength: 1024 }) });
 
 export const RevealedPreset = Type.Object({ id: Type.Integer(), name: Type.String(), password: Type.String() });

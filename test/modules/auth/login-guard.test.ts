@@ -116,6 +116,11 @@ describe('tokens and admins', () => {
       payload: { current_password: 'nope-nope', new_password: 'another-password' },
     });
     expect(wrong.statusCode).toBe(400);
+    const empty = await t.app.inject({
+      method: 'POST', url: '/api/auth/change-password', headers: h,
+      payload: { current_password: '', new_password: 'another-password' },
+    });
+    expect(empty.statusCode).toBe(400);
     const short = await t.app.inject({
       method: 'POST', url: '/api/auth/change-password', headers: h,
       payload: { current_password: ADMIN_PASSWORD, new_password: 'short' },

@@ -64,6 +64,8 @@ describe.each(dbKinds())('password presets on %s', (db) => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().detail).toBeTruthy();
     expect(wrong.body).not.toContain(secret);
+    // An empty password is a wrong one (400), not a schema failure.
+    expect((await call('POST', `/api/presets/${id}/reveal`, { current_password: '' })).statusCode).toBe(400);
 
     const ok = await call('POST', `/api/presets/${id}/reveal`, { current_password: ADMIN_PASSWORD });
     expect(ok.statusCode).toBe(200);
