@@ -6,7 +6,8 @@ export const HistoryQuery = Type.Object({
   server_id: Type.Optional(Type.Integer({ minimum: 1 })),
   type: Type.Optional(Type.String({ maxLength: 32 })),
   is_recovery: Type.Optional(Type.Union(BOOL_WORDS.map((w) => Type.Literal(w)))),
-  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('recovered'), Type.Literal('')])),
+  // `active` / `recovered` filter (and override is_recovery); any other value, e.g. `all`, filters nothing.
+  status: Type.Optional(Type.String({ maxLength: 50 })),
   date_from: Type.Optional(Type.String({ maxLength: 40 })),
   date_to: Type.Optional(Type.String({ maxLength: 40 })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
