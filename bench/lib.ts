@@ -57,6 +57,10 @@ export async function runIfMain(metaUrl: string, scenario: Scenario): Promise<vo
       process.exit(0);
     } catch (err) {
       process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      if (process.env.BENCH_RESULT_FILE) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify({ error: err instanceof Error ? err.message : String(err), pass: false }));
+      }
       process.exit(1);
     }
   }

@@ -1,8 +1,8 @@
 /**
  * Single-file upload to a server over SFTP (spec §A upload). When `server_id` arrives before the
- * file part (as curl -F, HTML forms and most clients send it) the file is piped straight into
- * the SFTP write stream: never held whole in memory nor written to local disk, and backpressure
- * from the SSH channel window paces the client.
+ * file part (the usual order: fields first) the file is piped straight into the SFTP write
+ * stream: never held whole in memory nor written to local disk, and backpressure from the SSH
+ * channel window paces the client.
  *
  * A file part that comes first is spooled to a private temp file (0600 in a 0700 directory,
  * removed on every path) and sent once the fields after it are known, so field order never
@@ -79,7 +79,7 @@ export class UploadService {
         pending = part;
         if (part.type === 'field') {
           if (received && part.fieldname === 'remote_path') {
-            throw new BadRequestError('remote_path must be sent before the file part when server_id is');
+            throw new BadRequestError('remote_path must come before the file part: the file already went to the default directory');
           }
           // The parser cuts an over-long value silently; a shortened remote_path is a different path.
           if (part.valueTruncated) throw new BadRequestError(`Field ${part.fieldname.slice(0, 50)} is too long`);

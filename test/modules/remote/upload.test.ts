@@ -131,7 +131,7 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
   it('a remote_path sent after a file already streamed to the default directory is refused and the file removed', async () => {
     const res = await upload([sid(), file('late.txt', 'x'), { field: 'remote_path', value: '/tmp' }]);
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toMatch(/before the file/);
+    expect(res.json().detail).toMatch(/must come before the file part/);
     expect(fs.existsSync('/tmp/late.txt')).toBe(false);
   });
 
