@@ -2,8 +2,9 @@
  * zip-extract: a ~300 MB archive of 5,000 files (half random, half text) POSTed over real HTTP to
  * /api/sync/upload-zip (streamed from disk by curl, in its own process) against `unzip -q` of the
  * same archive.
- * Goal: service wall time / unzip wall time <= 1.5, and the service's RSS growth during the
- * upload <= 150 MB (sampled every 50 ms; the service runs in this process).
+ * Goal: service wall time / unzip wall time <= 1.5 (the service runs in this process), and the
+ * peak RSS of the service <= 150 MB during the upload: that is measured on the compiled build
+ * in its own process (as `npm start` runs it), sampled every 20 ms.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { median, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 import { curlUpload } from '../support/curl-upload.js';
+import { startProductionServer } from '../support/production-server.js';
 
 const FILES = 5000;
 /** File creation cost on this kind of VM drifts between runs; five alternating rounds steady the medians. */
@@ -29,6 +31,29 @@ function timeCommand(cmd: string, args: string[]): Promise<number> {
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} exited ${code}`))));
   });
+}
+
+/** Peak RSS of the production service (its own process) while it takes one upload of `archive`. */
+async function productionRss(archive: string, stagingPrefix: string): Promise<{ before: number; peak: number }> {
+  const svc = await startProductionServer({ STAGING_PREFIX: stagingPrefix });
+  try {
+    const before = svc.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, svc.rss());
+    }, 20);
+    try {
+      const result = await curlUpload<{ source_path?: string }>({
+        url: `${svc.url}/api/sync/upload-zip`, token: svc.token, fields: {}, file: archive, filename: 'bench.zip', type: 'application/zip',
+      });
+      fs.rmSync(result.source_path!, { recursive: true, force: true });
+    } finally {
+      clearInterval(sampler);
+    }
+    return { before, peak: Math.max(peak, svc.rss()) };
+  } finally {
+    await svc.stop();
+  }
 }
 
 async function run(): Promise<ScenarioResult> {
@@ -81,7 +106,6 @@ async function run(): Promise<ScenarioResult> {
 
     const serviceMs: number[] = [];
     const unzipMs: number[] = [];
-    let peakGrowth = 0;
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate the order so neither side always gets the warmer page cache.
       for (const side of round % 2 ? ['unzip', 'service'] : ['service', 'unzip']) {
@@ -91,18 +115,9 @@ async function run(): Promise<ScenarioResult> {
           fs.rmSync(out, { recursive: true, force: true });
           continue;
         }
-        (globalThis as { gc?: () => void }).gc?.();
-        const baseline = process.memoryUsage().rss;
-        let peak = baseline;
-        const sampler = setInterval(() => {
-          peak = Math.max(peak, process.memoryUsage().rss);
-        }, 50);
         const t0 = performance.now();
         const result = await upload();
         serviceMs.push(performance.now() - t0);
-        clearInterval(sampler);
-        peak = Math.max(peak, process.memoryUsage().rss);
-        peakGrowth = Math.max(peakGrowth, peak - baseline);
         if (result.file_count !== FILES) throw new Error(`expected ${FILES} files, got ${result.file_count}`);
         fs.rmSync(result.source_path!, { recursive: true, force: true });
       }
@@ -111,14 +126,15 @@ async function run(): Promise<ScenarioResult> {
     const service = median(serviceMs);
     const unzip = median(unzipMs);
     const ratio = service / unzip;
-    const growthMb = peakGrowth / (1024 * 1024);
+    const rss = await productionRss(archive, prefix);
+    const peakMb = rss.peak / (1024 * 1024);
     return {
       value: Math.round(service),
       unit: 'ms',
       baseline: Math.round(unzip),
       ratio: Number(ratio.toFixed(3)),
-      goal: 'ratio <= 1.5 and RSS growth <= 150 MB',
-      pass: ratio <= 1.5 && growthMb <= 150,
+      goal: 'ratio <= 1.5 and peak RSS of the service <= 150 MB',
+      pass: ratio <= 1.5 && peakMb <= 150,
       details: {
         archive_bytes: archiveSize,
         files: FILES,
@@ -127,7 +143,9 @@ async function run(): Promise<ScenarioResult> {
         unzip_ms: unzipMs.map(Math.round),
         // Each round's two runs are back to back, so their ratio shares the filesystem's state.
         round_ratios: serviceMs.map((ms, i) => Number((ms / unzipMs[i]).toFixed(2))),
-        rss_growth_peak_mb: Number(growthMb.toFixed(1)),
+        // `npm start`'s process on its own (compiled build), sampled every 20 ms during one upload.
+        service_rss_peak_mb: Number(peakMb.toFixed(1)),
+        service_rss_before_upload_mb: Number((rss.before / (1024 * 1024)).toFixed(1)),
         note: 'service time is the whole HTTP upload (transfer, store, extract while receiving, confirm against the central directory); unzip only extracts',
       },
     };

@@ -1,0 +1,63 @@
+/**
+ * The service as operators run it (`npm start`: the compiled build, `node dist/src/server.js`)
+ * in its own process, for figures that belong to the service alone, such as its RSS.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/fixtures/sshd.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ProductionServer {
+  url: string;
+  pid: number;
+  token: string;
+  /** Resident set size now, in bytes (from /proc). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** Builds dist/ (as `npm start` does), starts it on a free port and logs in as the first admin. */
+export async function startProductionServer(env: Record<string, string>): Promise<ProductionServer> {
+  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-prod-'));
+  const port = await freePort();
+  const password = 'bench-password-1';
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist', 'src', 'server.js')], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD: password, LOG_LEVEL: 'warn', FLEET_BACKGROUND_JOBS: '0', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 300) throw new Error('the service did not answer /health within 30 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
+    return { url, pid: child.pid!, token, rss, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
