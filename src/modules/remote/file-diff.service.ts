@@ -31,20 +31,20 @@ interface Side {
 }
 
 /**
- * Caps decoded text (undecodable bytes are already U+FFFD) at the limit without splitting a
- * surrogate pair. `cutShort` says the bytes read were already fewer than the whole file.
+ * Caps decoded text (undecodable bytes are already U+FFFD) at the limit, counted in characters
+ * (code points, as the spec counts them: a surrogate pair is one). `cutShort` says the bytes read
+ * were already fewer than the whole file.
  */
 function capText(decoded: string, size: number, cutShort: boolean): Side {
-  let text = decoded;
-  let truncated = cutShort;
-  if (text.length > DIFF_CHAR_LIMIT) {
-    truncated = true;
-    let end = DIFF_CHAR_LIMIT;
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-    text = text.slice(0, end);
+  // Fewer UTF-16 units than the limit means fewer characters too: nothing to count.
+  if (decoded.length <= DIFF_CHAR_LIMIT) return { text: decoded, size, truncated: cutShort };
+  let end = 0;
+  for (let chars = 0; end < decoded.length && chars < DIFF_CHAR_LIMIT; chars++) {
+    const code = decoded.charCodeAt(end);
+    end += code >= 0xd800 && code <= 0xdbff && end + 1 < decoded.length ? 2 : 1;
   }
-  return { text, size, truncated };
+  if (end >= decoded.length) return { text: decoded, size, truncated: cutShort };
+  return { text: decoded.slice(0, end), size, truncated: true };
 }
 
 /** The local file, or null when it is not a regular file (missing, a directory, a device...). */

@@ -89,6 +89,17 @@ describe.each(dbKinds())('POST /api/sync/file-diff on %s', (db) => {
     writeRemote(`${remote}/euro.txt`, multi);
     const euro = (await diff({ relative_path: 'euro.txt' })).json();
     expect(euro).toMatchObject({ truncated: true, local_size: 330_000, remote_size: 330_000, diff_lines: [] });
+
+    // Characters are code points: 60,000 emoji (120,000 UTF-16 units) are under the limit.
+    writeLocal(`${src}/emoji.txt`, '😀'.repeat(60_000));
+    const emoji = (await diff({ relative_path: 'emoji.txt' })).json();
+    expect(emoji).toMatchObject({ truncated: false, remote_exists: false });
+    expect(emoji.diff_lines.filter((l: { type: string }) => l.type === 'add')).toEqual([{ type: 'add', content: '😀'.repeat(60_000) }]);
+    writeLocal(`${src}/emoji.txt`, '😀'.repeat(110_000));
+    const cut = (await diff({ relative_path: 'emoji.txt' })).json();
+    expect(cut.truncated).toBe(true);
+    const added = cut.diff_lines.find((l: { type: string }) => l.type === 'add');
+    expect([...added.content]).toHaveLength(102_400);
   });
 
   it('a local path that is not a regular file: 200 with the local_exists false shape', async () => {
