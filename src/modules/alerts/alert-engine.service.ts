@@ -195,7 +195,8 @@ export class AlertEngine {
       created_at: row.created_at,
     });
     const kind = recovery ? 'recovery' : ALERT_KIND[row.alert_type as AlertType];
-    void this.d.notifications.notify(kind, html).catch(() => false);
+    const routeAs = row.alert_type === 'offline' ? 'alert_offline' : kind;
+    void this.d.notifications.notify(kind, html, routeAs).catch(() => false);
   }
 
   private row(server: MonitoredServer, type: AlertType, value: number | null, recovery: boolean, nowMs: number) {

@@ -66,11 +66,15 @@ export class NotificationService {
     return null;
   }
 
-  /** True when the message was delivered; false when switched off, unconfigured or failed. */
-  async notify(kind: NotificationKind, html: string): Promise<boolean> {
+  /**
+   * True when the message was delivered; false when switched off, unconfigured or failed.
+   * `kind` decides whether it is sent (its notify_* setting); `routeAs` which bot carries it, so
+   * a server coming back online goes where its offline alert went.
+   */
+  async notify(kind: NotificationKind, html: string, routeAs: NotificationKind = kind): Promise<boolean> {
     try {
       if (!this.enabled(kind)) return false;
-      const notifier = this.notifierFor(kind);
+      const notifier = this.notifierFor(routeAs);
       if (!notifier) {
         this.d.log.info({ kind }, 'notification skipped: messenger bot token or chat id not configured');
         return false;

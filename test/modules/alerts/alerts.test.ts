@@ -176,8 +176,9 @@ describe.each(backends())('alerts on %s + %s cache', (db, cache) => {
     expect(sent.text).toContain('Server offline');
     expect(messages(BOT_TOKEN).some((m) => m.text.includes('Server offline') && m.text.includes('goes-dark'))).toBe(false);
     await heartbeat(t, token);
-    // Recoveries use the default bot.
-    await eventually(async () => messages(BOT_TOKEN).find((m) => m.text.includes('back online') && m.text.includes('goes-dark')));
+    // Back online goes where the offline alert went.
+    await eventually(async () => messages(OFFLINE_BOT_TOKEN).find((m) => m.text.includes('back online') && m.text.includes('goes-dark')));
+    expect(messages(BOT_TOKEN).some((m) => m.text.includes('back online') && m.text.includes('goes-dark'))).toBe(false);
   });
 
   it('a failing or slow bot never blocks or undoes an alert', async () => {
