@@ -3,6 +3,8 @@
  * `src/app-errors.ts` turns them into `{ detail }` responses. The message is the
  * client-facing detail, so it must never carry secrets, stack traces or SQL.
  */
+import { DecryptionError } from './crypto.js';
+
 export class DomainError extends Error {
   constructor(
     readonly statusCode: number,
@@ -97,4 +99,12 @@ export function errorMessage(err: unknown): string {
 /** The errno code (`ENOENT`, `EACCES`…) of an unknown thrown value, if it has one. */
 export function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | null)?.code;
+}
+
+/**
+ * Errors whose message is written for clients and carries no secret: our domain errors and a
+ * credential that no longer decrypts. Anything else is logged and replaced by a generic text.
+ */
+export function isClientSafe(err: unknown): err is DomainError | DecryptionError {
+  return err instanceof DomainError || err instanceof DecryptionError;
 }

@@ -4,8 +4,7 @@
  * soon as it is known, so the stored batch is always the truth, even after a crash.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
-import { DecryptionError } from '../../core/crypto.js';
-import { DomainError, errorMessage } from '../../core/errors.js';
+import { errorMessage, isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
@@ -89,7 +88,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
       };
     } catch (err) {
       // targetFromRow: missing credentials (400) or an unreadable secret; both messages are safe.
-      const safe = err instanceof DomainError || err instanceof DecryptionError;
+      const safe = isClientSafe(err);
       if (!safe) d.log.warn({ batchId: p.batchId, serverId: row.id, err: String(err) }, 'push could not start');
       outcome = { ok: false, error: safe ? err.message : 'The push could not be started', files: 0, bytes: 0, durationMs: 0 };
     }

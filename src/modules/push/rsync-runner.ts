@@ -6,8 +6,7 @@
 import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from '../../adapters/rsync/index.js';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { HostKeyInfo, SshTarget } from '../../adapters/ssh/types.js';
-import { DecryptionError } from '../../core/crypto.js';
-import { DomainError, errorMessage } from '../../core/errors.js';
+import { errorMessage, isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { SyncMode } from './push.schemas.js';
 
@@ -115,7 +114,7 @@ export class RsyncRunner {
 
   private describe(err: unknown, target: SshTarget): string {
     // Domain and SSH errors are written to be client-facing and secret-free.
-    if (err instanceof DomainError || err instanceof DecryptionError) return err.message.slice(0, ERROR_MAX);
+    if (isClientSafe(err)) return err.message.slice(0, ERROR_MAX);
     this.d.log.warn({ serverId: target.id, err: errorMessage(err) }, 'rsync could not run');
     return 'rsync could not be started';
   }

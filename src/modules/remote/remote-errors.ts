@@ -15,8 +15,7 @@
  */
 import { SshConnectionError } from '../../adapters/ssh/errors.js';
 import type { ExecResult, SshTarget } from '../../adapters/ssh/types.js';
-import { DecryptionError } from '../../core/crypto.js';
-import { BadGatewayError, BadRequestError, DomainError, ForbiddenError } from '../../core/errors.js';
+import { BadGatewayError, BadRequestError, DomainError, ForbiddenError, isClientSafe } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
 import type { RemoteDeps } from './remote-deps.js';
 
@@ -39,7 +38,7 @@ export async function sshTargetOrFailure(servers: RemoteDeps['servers'], row: Se
   try {
     return await servers.targetFromRow(row);
   } catch (err) {
-    if (!(err instanceof DomainError) && !(err instanceof DecryptionError)) throw err;
+    if (!isClientSafe(err)) throw err;
     return { failure: `SSH connection failed: ${err.message}` };
   }
 }

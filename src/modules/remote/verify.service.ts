@@ -7,8 +7,7 @@
  */
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
-import { DecryptionError } from '../../core/crypto.js';
-import { BadRequestError, DomainError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
 import { commandFailureDetail, isConnectionFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
@@ -112,7 +111,7 @@ export class VerifyService {
       }
       return { row, hashes: parseSha256sum(r.stdout) };
     } catch (err) {
-      if (isConnectionFailure(err) || err instanceof DomainError || err instanceof DecryptionError) {
+      if (isConnectionFailure(err) || isClientSafe(err)) {
         return failed(err.message);
       }
       throw err;

@@ -5,8 +5,7 @@
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { DecryptionError } from '../../core/crypto.js';
-import { DomainError, errorMessage, NotFoundError } from '../../core/errors.js';
+import { errorMessage, isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { every } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
@@ -206,7 +205,7 @@ export class RetriesService {
       }
     } catch (err) {
       // Domain errors (source gone, credentials missing) are client-safe; anything else is logged.
-      if (err instanceof DomainError || err instanceof DecryptionError) error = err.message.slice(0, 600);
+      if (isClientSafe(err)) error = err.message.slice(0, 600);
       else {
         this.d.log.warn({ retryJobId: job.id, err: errorMessage(err) }, 'retry job crashed');
         error = 'The retry failed unexpectedly';

@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { Actor } from '../../core/actor.js';
-import { DecryptionError } from '../../core/crypto.js';
-import { BadRequestError, DomainError, NotFoundError, UnprocessableError } from '../../core/errors.js';
+import { BadRequestError, isClientSafe, NotFoundError, UnprocessableError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ScriptRow } from '../../db/types.js';
@@ -183,7 +182,7 @@ export class ScriptsService {
       else if (r.exitCode === null) error = 'The script was killed by a signal';
       result = { ...base, exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, duration_ms: Math.round(r.durationMs), error };
     } catch (err) {
-      const safe = err instanceof DomainError || err instanceof DecryptionError;
+      const safe = isClientSafe(err);
       if (!safe) this.d.log.warn({ runId, serverId, err: String(err) }, 'script run failed unexpectedly');
       result = {
         ...base,

@@ -10,8 +10,8 @@
 import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
-import { DecryptionError, type Cipher } from '../../core/crypto.js';
-import { BadRequestError, DomainError, errorMessage, NotFoundError } from '../../core/errors.js';
+import type { Cipher } from '../../core/crypto.js';
+import { BadRequestError, errorMessage, isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
@@ -204,7 +204,7 @@ export class ServersService {
 
   private describe(err: unknown, id: number): string {
     // Domain and SSH errors are written to be client-facing and secret-free.
-    if (err instanceof DomainError || err instanceof DecryptionError) return err.message;
+    if (isClientSafe(err)) return err.message;
     this.d.log.warn({ serverId: id, err: errorMessage(err) }, 'server test failed');
     return 'SSH test failed with an unexpected error';
   }
