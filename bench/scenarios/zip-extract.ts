@@ -11,17 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { median, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
+import { startBenchApp } from '../support/app.js';
 import { curlUpload } from '../support/curl-upload.js';
 import { startProductionServer } from '../support/production-server.js';
 
 const FILES = 5000;
 /** File creation cost on this kind of VM drifts between runs; five alternating rounds steady the medians. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const PASSWORD = 'bench-password-1';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 function timeCommand(cmd: string, args: string[]): Promise<number> {
@@ -30,6 +27,14 @@ function timeCommand(cmd: string, args: string[]): Promise<number> {
     const child = spawn(cmd, args, { stdio: 'ignore' });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} exited ${code}`))));
+  });
+}
+
+type UploadZipResult = { source_path?: string; file_count?: number };
+
+function uploadZip(url: string, token: string, archive: string): Promise<UploadZipResult> {
+  return curlUpload<UploadZipResult>({
+    url: `${url}/api/sync/upload-zip`, token, fields: {}, file: archive, filename: 'bench.zip', type: 'application/zip',
   });
 }
 
@@ -43,9 +48,7 @@ async function productionRss(archive: string, stagingPrefix: string): Promise<{ 
       peak = Math.max(peak, svc.rss());
     }, 20);
     try {
-      const result = await curlUpload<{ source_path?: string }>({
-        url: `${svc.url}/api/sync/upload-zip`, token: svc.token, fields: {}, file: archive, filename: 'bench.zip', type: 'application/zip',
-      });
+      const result = await uploadZip(svc.url, svc.token, archive);
       fs.rmSync(result.source_path!, { recursive: true, force: true });
     } finally {
       clearInterval(sampler);
@@ -59,20 +62,9 @@ async function productionRss(archive: string, stagingPrefix: string): Promise<{ 
 async function run(): Promise<ScenarioResult> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-zip-'));
   const prefix = path.join(work, 'svc_upload_');
-  const dataDir = path.join(work, 'data');
   const tree = path.join(work, 'tree');
   const archive = path.join(work, 'bench.zip');
-  const app = await buildApp(
-    loadConfig({
-      DATA_DIR: dataDir,
-      STAGING_PREFIX: prefix,
-      ADMIN_USERNAME: 'admin',
-      ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'silent',
-      FLEET_BACKGROUND_JOBS: '0',
-    }),
-    { print: () => {} },
-  );
+  const svc = await startBenchApp({ STAGING_PREFIX: prefix });
   try {
     // In its own process: 370 MB of generated buffers must not sit in this heap as garbage while
     // the service (which runs in this process) is measured.
@@ -83,26 +75,7 @@ async function run(): Promise<ScenarioResult> {
     fs.rmSync(tree, { recursive: true, force: true });
     const archiveSize = fs.statSync(archive).size;
 
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no listening address');
-    const base = `http://127.0.0.1:${address.port}`;
-    const login = await request(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-    });
-    const { access_token: token } = (await login.body.json()) as { access_token: string };
-
-    const upload = () =>
-      curlUpload<{ source_path?: string; file_count?: number }>({
-        url: `${base}/api/sync/upload-zip`,
-        token,
-        fields: {},
-        file: archive,
-        filename: 'bench.zip',
-        type: 'application/zip',
-      });
+    const upload = () => uploadZip(svc.url, svc.token, archive);
 
     const serviceMs: number[] = [];
     const unzipMs: number[] = [];
@@ -150,7 +123,7 @@ async function run(): Promise<ScenarioResult> {
       },
     };
   } finally {
-    await app.close();
+    await svc.close();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }

@@ -16,6 +16,17 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
+/** Logs in as BENCH_ADMIN on the service at `url`; returns the access token. */
+export async function benchLogin(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  if (!res.ok) throw new Error(`bench login answered ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
 export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
   const config = loadConfig({
@@ -29,12 +40,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(BENCH_ADMIN),
-  });
-  const token = ((await res.json()) as { access_token: string }).access_token;
+  const token = await benchLogin(url);
   return {
     app,
     url,

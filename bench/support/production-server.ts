@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/fixtures/sshd.js';
+import { BENCH_ADMIN, benchLogin } from './app.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -25,10 +26,9 @@ export async function startProductionServer(env: Record<string, string>): Promis
   execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-prod-'));
   const port = await freePort();
-  const password = 'bench-password-1';
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist', 'src', 'server.js')], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD: password, LOG_LEVEL: 'warn', FLEET_BACKGROUND_JOBS: '0', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADMIN_USERNAME: BENCH_ADMIN.username, ADMIN_PASSWORD: BENCH_ADMIN.password, LOG_LEVEL: 'warn', FLEET_BACKGROUND_JOBS: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -48,12 +48,7 @@ export async function startProductionServer(env: Record<string, string>): Promis
       if (i > 300) throw new Error('the service did not answer /health within 30 s');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const login = await fetch(`${url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password }),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await benchLogin(url);
     const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
     return { url, pid: child.pid!, token, rss, stop };
   } catch (err) {
