@@ -89,6 +89,9 @@ export class UploadService {
         if (part.fieldname !== 'file') throw new BadRequestError(`Unexpected file field "${part.fieldname.slice(0, 50)}": send the file as "file"`);
         if (received || spooled) throw new BadRequestError('Only one file can be uploaded per request');
         const filename = sanitizeFileName(part.filename ?? '');
+        // The parser stops at the limit and would just end the stream; fail it instead, so the
+        // partial file (remote or spooled) is removed and the request answered at once.
+        part.file.once('limit', () => part.file.destroy(this.tooLarge()));
         if (fields.has('server_id')) received = await this.streamPart(part, filename, fields);
         else spooled = await this.spool(part, filename);
         pending = null;
@@ -121,9 +124,6 @@ export class UploadService {
 
   /** The destination is known: the part goes straight into SFTP. */
   private async streamPart(part: FilePart, filename: string, fields: Map<string, string>): Promise<Received> {
-    // The parser stops at the limit and would just end the stream; fail it instead so the
-    // partial remote file is removed and the request answered at once.
-    part.file.once('limit', () => part.file.destroy(this.tooLarge()));
     const received = await this.send(filename, fields, () => part.file);
     if (part.file.truncated) {
       await this.remove(received.target, received.response.remote_path);
@@ -137,7 +137,6 @@ export class UploadService {
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'fleet-upload-'));
     const file = path.join(dir, 'part');
     try {
-      part.file.once('limit', () => part.file.destroy(this.tooLarge()));
       await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
       if (part.file.truncated) throw this.tooLarge();
       return { dir, file, filename };
