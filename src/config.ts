@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEncryptionKey } from './core/crypto.js';
+import { errCode } from './core/errors.js';
 
 export interface AppConfig {
   host: string;
@@ -61,7 +62,7 @@ function keptSecret(dataDir: string, name: string, make: () => string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if (errCode(err) !== 'ENOENT') throw err;
   }
   const value = make();
   // 'wx' so two processes starting at once cannot overwrite each other's key.
@@ -69,7 +70,7 @@ function keptSecret(dataDir: string, name: string, make: () => string): string {
     fs.writeFileSync(file, `${value}\n`, { mode: 0o600, flag: 'wx' });
     return value;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
+    if (errCode(err) === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
     throw err;
   }
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createTwoFilesPatch, OMIT_HEADERS } from 'diff';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
-import { ForbiddenPathError, InternalError } from '../../core/errors.js';
+import { errCode, ForbiddenPathError, InternalError } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
 import { isSameOrUnder } from '../staging/staging-paths.js';
 import { commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
@@ -54,7 +54,7 @@ async function readLocal(file: string): Promise<Side | null> {
     // O_NONBLOCK: a FIFO planted in staging must not hang the request.
     fh = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') return null;
     throw new InternalError('Could not read the local file');
   }

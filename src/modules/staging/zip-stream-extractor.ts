@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
+import { errCode } from '../../core/errors.js';
 import { ByteChannel } from './byte-channel.js';
 import { createEntryInflate, EntrySink, entryPath, feedConsumed } from './zip-entry.js';
 import type { ArchiveTail } from './zip-tail-reader.js';
@@ -211,7 +212,7 @@ export class StreamingZipExtractor {
     this.state = 'data';
 
     if (kind === 'dir') {
-      void this.ensureDir(target).catch((err: unknown) => this.abandon(`mkdir: ${(err as NodeJS.ErrnoException).code}`));
+      void this.ensureDir(target).catch((err: unknown) => this.abandon(`mkdir: ${errCode(err)}`));
       this.current = { remaining: compressedSize, channel: null };
     } else {
       this.declared += uncompressedSize;
