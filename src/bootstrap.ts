@@ -5,7 +5,7 @@ import type { Cipher } from './core/crypto.js';
 import type { Logger } from './core/logger.js';
 import type { AdminsRepository } from './modules/admins/admins.repository.js';
 import { hashPassword } from './modules/auth/passwords.js';
-import type { RuntimeSettings } from './modules/settings/runtime-settings.js';
+import type { RuntimeSettings } from './platform/settings/runtime-settings.js';
 
 export interface BootstrapDeps {
   config: AppConfig;

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../core/actor.js';
 import { UnauthorizedError } from '../core/errors.js';
 import type { AdminRow } from '../db/types.js';
-import { normalizeIp } from '../modules/auth/login-guard.js';
+import { normalizeIp } from '../core/network.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

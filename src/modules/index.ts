@@ -5,11 +5,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../container.js';
 import { adminsRoutes } from './admins/admins.routes.js';
-import { auditRoutes } from './audit/audit.routes.js';
+import { auditRoutes } from '../platform/audit/audit.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { eventsRoutes } from './events/events.routes.js';
+import { eventsRoutes } from '../platform/events/events.routes.js';
 import { healthRoutes } from './health/health.routes.js';
-import { settingsRoutes } from './settings/settings.routes.js';
+import { settingsRoutes } from '../platform/settings/settings.routes.js';
 import { allowlistRoutes } from './allowlist/allowlist.routes.js';
 import { messengerRoutes } from './messenger/messenger.routes.js';
 import { wallpaperFilesRoutes, wallpapersRoutes } from './wallpapers/wallpapers.routes.js';

@@ -1,10 +1,12 @@
 import type { Cache } from './cache.js';
 import { MemoryCache } from './memory-cache.js';
-import { RedisCache, type CacheLogger } from './redis-cache.js';
+import type { CacheLogger } from './cache-helpers.js';
+import { RedisCache } from './redis-cache.js';
 
 export type { Cache, Unsubscribe } from './cache.js';
 export { MemoryCache, type MemoryCacheOptions } from './memory-cache.js';
-export { RedisCache, CacheUnavailableError, type CacheLogger, type RedisCacheOptions } from './redis-cache.js';
+export type { CacheLogger } from './cache-helpers.js';
+export { RedisCache, CacheUnavailableError, type RedisCacheOptions } from './redis-cache.js';
 
 export interface CreateCacheOptions {
   /** Key and channel prefix for Redis (default `fleet:`); ignored by the in-process cache. */

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache, Unsubscribe } from './cache.js';
-import type { CacheLogger } from './redis-cache.js';
+import { assertLockTtl, deliver, lockKey, ttlToMs, type CacheLogger, type Subscription } from './cache-helpers.js';
 
 type Entry =
   | { type: 'string'; value: string; expiresAt: number | null }
   | { type: 'set'; members: Set<string>; expiresAt: number | null };
-
-/** @internal Shared with RedisCache; `active` turns false on unsubscribe so queued deliveries are dropped. */
-export interface Subscription {
-  handler: (message: string) => void;
-  active: boolean;
-}
 
 export interface MemoryCacheOptions {
   /** Receives errors thrown by subscriber handlers (they would otherwise crash the process). */
@@ -20,22 +14,6 @@ export interface MemoryCacheOptions {
 }
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
-
-/** @internal Lock keys share the keyspace with everything else, exactly like RedisCache does. */
-export const lockKey = (name: string): string => `lock:${name}`;
-
-/**
- * @internal Shared with RedisCache. Turns an optional TTL in seconds into milliseconds (0 = no expiry).
- * Negative or non-finite values are programming errors, so they throw instead of
- * silently creating an immortal key.
- */
-export function ttlToMs(ttlSeconds: number | undefined): number {
-  if (ttlSeconds === undefined || ttlSeconds === 0) return 0;
-  if (!Number.isFinite(ttlSeconds) || ttlSeconds < 0) {
-    throw new RangeError(`Invalid TTL ${ttlSeconds}: expected a non-negative number of seconds`);
-  }
-  return Math.max(1, Math.round(ttlSeconds * 1000));
-}
 
 /**
  * Single-process Cache. Mirrors the Redis semantics the service relies on
@@ -220,25 +198,5 @@ export class MemoryCache implements Cache {
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt !== null && entry.expiresAt <= now) this.entries.delete(key);
     }
-  }
-}
-
-/**
- * @internal Shared with RedisCache. Runs a subscriber handler so that neither a throw
- * nor a rejected promise (async handlers) escapes as an uncaught error.
- */
-export function deliver(handler: (message: string) => void, message: string, onError: (err: unknown) => void): void {
-  try {
-    const result: unknown = handler(message);
-    if (result instanceof Promise) result.catch(onError);
-  } catch (err) {
-    onError(err);
-  }
-}
-
-/** @internal Shared with RedisCache. */
-export function assertLockTtl(ttlMs: number): void {
-  if (!Number.isInteger(ttlMs) || ttlMs <= 0) {
-    throw new RangeError(`Invalid lock TTL ${ttlMs}: expected a positive whole number of milliseconds`);
   }
 }

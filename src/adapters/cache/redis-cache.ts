@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Cache, Unsubscribe } from './cache.js';
-import { assertLockTtl, deliver, lockKey, ttlToMs, type Subscription } from './memory-cache.js';
-
-type LogFn = (obj: Record<string, unknown>, msg: string) => void;
-/** Pino-compatible (and console-compatible) logger subset. */
-export type CacheLogger = Record<'warn' | 'error' | 'info', LogFn>;
+import { assertLockTtl, deliver, lockKey, ttlToMs, type CacheLogger, type Subscription } from './cache-helpers.js';
 
 export interface RedisCacheOptions {
   /** Prepended to every key and channel; default `fleet:`. */

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { AdminSchema, ErrorResponse } from '../auth/auth.schemas.js';
+import { AdminSchema } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 
 export const adminsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
   app.get('/', { schema: { tags: ['admins'], response: { 200: Type.Array(AdminSchema) } } }, async () =>

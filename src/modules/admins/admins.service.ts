@@ -1,7 +1,7 @@
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AdminsRepository } from './admins.repository.js';
 

@@ -1,15 +1,15 @@
 /** Server-scoped agent actions, registered under /api/servers next to the servers module. */
+import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { AgentToken, InstallBody, InstallResult, ServerIdParams, ValidationError } from './agent.schemas.js';
+import { AgentToken, InstallBody, InstallResult, ValidationError } from './agent.schemas.js';
 
 export const agentServerRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
   const tags = ['agent'];
 
   app.post(
     '/:id/agent-token',
-    { schema: { tags, params: ServerIdParams, response: { 200: AgentToken, 404: ErrorResponse, 422: ValidationError } } },
+    { schema: { tags, params: IdParams, response: { 200: AgentToken, 404: ErrorResponse, 422: ValidationError } } },
     async (req) => c.alerts.agent.rotateToken(req.actor, req.params.id),
   );
 
@@ -18,7 +18,7 @@ export const agentServerRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = as
     {
       schema: {
         tags,
-        params: ServerIdParams,
+        params: IdParams,
         body: InstallBody,
         response: { 200: InstallResult, 400: ErrorResponse, 404: ErrorResponse, 422: ValidationError, 502: ErrorResponse },
       },

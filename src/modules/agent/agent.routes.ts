@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import { AGENT_SCRIPT } from './agent-script.js';
 import type { AgentServer } from './agent-tokens.js';
 import { HeartbeatBody, HeartbeatOk, ValidationError } from './agent.schemas.js';

@@ -14,7 +14,6 @@ export const HeartbeatBody = Type.Object({
 
 export const HeartbeatOk = Type.Object({ ok: Type.Literal(true) });
 
-export const ServerIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 export const AgentToken = Type.Object({ server_id: Type.Integer(), agent_token: Type.String() });
 

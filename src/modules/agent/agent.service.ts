@@ -7,7 +7,7 @@ import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { errorMessage, UnauthorizedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { AlertEngine, Reading } from '../alerts/alert-engine.service.js';
 import type { AlertType } from '../alerts/alert-messages.js';
 import type { ServersService } from '../servers/servers.service.js';

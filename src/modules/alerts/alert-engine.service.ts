@@ -6,9 +6,9 @@
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AlertRow } from '../../db/types.js';
-import type { EventBus } from '../events/event-bus.js';
-import type { NotificationService } from '../messenger/notification.service.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { NotificationService } from '../../platform/notifications/notification.service.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import type { AlertLogRepository } from './alert-log.repository.js';
 import {

@@ -1,5 +1,5 @@
 /** Alert types, their notification kinds and the HTML the bot receives (server names escaped). */
-import type { NotificationKind } from '../messenger/notification.service.js';
+import type { NotificationKind } from '../../platform/notifications/notification.service.js';
 
 export const METRIC_TYPES = ['cpu', 'mem', 'disk'] as const;
 export const ALERT_TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'] as const;

@@ -9,7 +9,7 @@
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
 import { every, type Periodic } from '../../core/periodic.js';
-import type { NotificationKind } from '../messenger/notification.service.js';
+import type { NotificationKind } from '../../platform/notifications/notification.service.js';
 import { escapeHtml } from './alert-messages.js';
 
 export const HEALTH_INTERVAL_MS = 15_000;

@@ -2,8 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
 import { UnprocessableError } from '../../core/errors.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { systemResolver } from '../auth/login-guard.js';
+import { ErrorResponse } from '../../http/schemas.js';
+import { systemResolver } from '../../core/network.js';
 import {
   AllowlistStateSchema,
   ManualBody,

@@ -10,8 +10,8 @@ import { BadRequestError, errorMessage, NotFoundError } from '../../core/errors.
 import type { Logger } from '../../core/logger.js';
 import { every, type Periodic } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import { dedupe, joinList, normalizeEntry, splitList, validateEntries } from './allowlist-entries.js';
 import { FetchRejectedError, type SafeFetcher } from './safe-fetch.js';
 import { extractHosts } from './subscription-parser.js';

@@ -10,7 +10,7 @@
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
-import type { HostResolver } from '../auth/login-guard.js';
+import type { HostResolver } from '../../core/network.js';
 
 export const FETCH_TIMEOUT_MS = 15_000;
 export const FETCH_MAX_BYTES = 1_000_000;

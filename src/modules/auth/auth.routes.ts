@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { requireAdmin } from '../../http/request-context.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import { toAdminView } from '../admins/admins.service.js';
 import {
   AdminSchema,
   ChangePasswordBody,
-  ErrorResponse,
   LoginBody,
   RefreshBody,
   SuccessSchema,

@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
 
-export const ErrorResponse = Type.Object({ detail: Type.String() });
-
 export const TokenPairSchema = Type.Object({
   access_token: Type.String(),
   refresh_token: Type.String(),

@@ -7,8 +7,8 @@ import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedErro
 import type { AdminRow } from '../../db/types.js';
 import type { AdminLookup } from '../admins/admin-lookup.js';
 import type { AdminsRepository } from '../admins/admins.repository.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { LoginGuard } from './login-guard.js';
 import { burnVerify, hashPassword, verifyPassword } from './passwords.js';
 import type { TokenPair, TokenService } from './tokens.js';

@@ -2,32 +2,15 @@
  * The checks that run before credentials (CONTRACT §8 order): the login IP allowlist, then the
  * failed-login lockout (5 failures per username or caller address in 15 minutes).
  */
-import dns from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import { normalizeIp, systemResolver, type HostResolver } from '../../core/network.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 
 export const LOCKOUT_LIMIT = 5;
 export const LOCKOUT_WINDOW_S = 15 * 60;
 const HOST_CACHE_MS = 5 * 60 * 1000;
-
-export type HostResolver = (host: string) => Promise<string[]>;
-
-export const systemResolver: HostResolver = async (host) =>
-  (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-
-/** Normalises an address; IPv4-mapped IPv6 (::ffff:a.b.c.d) becomes plain IPv4. */
-export function normalizeIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  try {
-    const parsed = ipaddr.parse(ip.trim());
-    return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
-      ? (parsed as ipaddr.IPv6).toIPv4Address()
-      : parsed;
-  } catch {
-    return null;
-  }
-}
 
 export class LoginGuard {
   private readonly hostCache = new Map<string, { at: number; addrs: string[] }>();

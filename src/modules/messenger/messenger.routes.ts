@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { SecretSettings } from '../settings/secret-settings.js';
-import type { BotKind } from './bot-credentials.js';
+import { ErrorResponse } from '../../http/schemas.js';
+import { SecretSettings } from '../../platform/settings/secret-settings.js';
+import type { BotKind } from '../../platform/notifications/bot-credentials.js';
 import { MessengerService } from './messenger.service.js';
 
 const ChatSchema = Type.Object({

@@ -7,10 +7,10 @@ import { MessengerBotClient } from '../../adapters/notifiers/messenger-notifier.
 import { NotifierError } from '../../adapters/notifiers/notifier.js';
 import type { Actor } from '../../core/actor.js';
 import { BadGatewayError, BadRequestError, NotFoundError } from '../../core/errors.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import type { SecretSettings } from '../settings/secret-settings.js';
-import { botCredentials, type BotKind } from './bot-credentials.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import type { SecretSettings } from '../../platform/settings/secret-settings.js';
+import { botCredentials, type BotKind } from '../../platform/notifications/bot-credentials.js';
 import { discoverChats, type ChatEntry } from './chat-discovery.js';
 
 export interface MessengerServiceDeps {

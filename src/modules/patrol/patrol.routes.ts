@@ -2,8 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { SecretSettings } from '../settings/secret-settings.js';
+import { ErrorResponse } from '../../http/schemas.js';
+import { SecretSettings } from '../../platform/settings/secret-settings.js';
 import { PatrolEnvFile } from './patrol-env.js';
 import { PatrolService } from './patrol.service.js';
 

@@ -6,9 +6,9 @@
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import type { SecretSettings } from '../settings/secret-settings.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import type { SecretSettings } from '../../platform/settings/secret-settings.js';
 import type { PatrolEnvFile, PatrolEnvStatus } from './patrol-env.js';
 
 export const PATROL_SCRIPT_PATH = '/usr/local/bin/fleet-patrol.sh';

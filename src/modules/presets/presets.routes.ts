@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { requireAdmin } from '../../http/request-context.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import { PresetsRepository } from './presets.repository.js';
 import {
   CreatePresetBody, IdParams, PresetRef, PresetView, RevealBody, RevealedPreset, UpdatePresetBody,

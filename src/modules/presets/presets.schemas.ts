@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
+import { NO_NUL } from '../../http/schemas.js';
 
-/** Text that is stored as-is: PostgreSQL refuses NUL characters, so they are a schema failure. */
-export const NO_NUL = '^[^\\u0000]*$';
-
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export { IdParams } from '../../http/schemas.js';
 
 export const PresetRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 

@@ -8,7 +8,7 @@ import type { Cipher } from '../../core/crypto.js';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import type { AdminRow, PasswordPresetRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { PasswordPresetPatch, PresetsRepository } from './presets.repository.js';
 
 export interface PresetsDeps {

@@ -8,7 +8,7 @@ import { errorMessage, isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
-import type { LiveEvent } from '../events/event-bus.js';
+import type { LiveEvent } from '../../platform/events/event-bus.js';
 import type { RetriesService } from '../retries/retries.service.js';
 import type { ServersService } from '../servers/servers.service.js';
 import { mapLimit } from './map-limit.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, PushBatchRow, PushResultRow } from '../../db/types.js';
-import { isUniqueViolation } from '../servers/servers.repository.js';
+import { isUniqueViolation } from '../../db/errors.js';
 
 export type ResultStatus = 'pending' | 'running' | 'success' | 'failed' | 'skipped';
 export type BatchStatus = 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';

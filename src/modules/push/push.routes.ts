@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import {
   BatchAccepted, BatchListQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
 } from './push.schemas.js';

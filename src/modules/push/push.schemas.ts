@@ -1,7 +1,6 @@
-import { Type, type TSchema } from 'typebox';
-import { NO_NUL } from '../presets/presets.schemas.js';
+import { Type } from 'typebox';
+import { Nullable, NO_NUL } from '../../http/schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** The push modes (CONTRACT §4); anything else is a 422 through the schema. */
 export const SYNC_MODES = ['incremental', 'full', 'checksum'] as const;

@@ -9,7 +9,7 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, errorMessage, InternalError, NotFoundError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import type { PushBatchRow, PushResultRow, ServerRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RetriesService } from '../retries/retries.service.js';
 import type { ServersService } from '../servers/servers.service.js';
 import type { StagingPaths } from '../staging/staging-paths.js';

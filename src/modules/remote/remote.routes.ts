@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
 import { BadRequestError } from '../../core/errors.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import { BrowseService } from './browse.service.js';
 import { DiagnoseService } from './diagnose.service.js';
 import { FileDiffService } from './file-diff.service.js';

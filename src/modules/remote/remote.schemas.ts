@@ -1,6 +1,6 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /** NUL bytes are refused by the services with a 400 naming the field, so the schema lets them through. */
 const PathString = (opts: { minLength?: number } = {}) => Type.String({ maxLength: 4096, ...opts });
 

@@ -1,8 +1,8 @@
+import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { RetryIdParams, RetryJobView, RetryListQuery } from './retries.schemas.js';
+import { RetryJobView, RetryListQuery } from './retries.schemas.js';
 
 const WORKER_INTERVAL_MS = 5000;
 
@@ -25,13 +25,13 @@ export const retriesRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async 
 
   app.post(
     '/:id/retry',
-    { schema: { tags, params: RetryIdParams, response: { 200: RetryJobView, 404: ErrorResponse } } },
+    { schema: { tags, params: IdParams, response: { 200: RetryJobView, 404: ErrorResponse } } },
     async (req) => c.retries.retry(req.actor, req.params.id),
   );
 
   app.delete(
     '/:id',
-    { schema: { tags, params: RetryIdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
+    { schema: { tags, params: IdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
     async (req, reply) => {
       await c.retries.delete(req.actor, req.params.id);
       return reply.code(204).send(null);

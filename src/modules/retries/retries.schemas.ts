@@ -1,6 +1,6 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from '../../http/schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const RetryJobView = Type.Object({
   id: Type.Integer(),
@@ -18,4 +18,3 @@ export const RetryJobView = Type.Object({
 });
 
 export const RetryListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) });
-export const RetryIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { every } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
 import type { RetryJobRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mapLimit } from '../push/map-limit.js';
 import { effectiveTargetPath, resolveSourceDir } from '../push/push-source.js';
 import type { SyncMode } from '../push/push.schemas.js';

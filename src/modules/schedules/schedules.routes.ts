@@ -1,8 +1,8 @@
+import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { CreateScheduleBody, ScheduleIdParams, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
+import { CreateScheduleBody, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
 
 const SCHEDULER_TICK_MS = 2000;
 
@@ -23,13 +23,13 @@ export const schedulesRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = asyn
 
   app.put(
     '/:id',
-    { schema: { tags, params: ScheduleIdParams, body: UpdateScheduleBody, response: { 200: ScheduleView, ...errors } } },
+    { schema: { tags, params: IdParams, body: UpdateScheduleBody, response: { 200: ScheduleView, ...errors } } },
     async (req) => c.schedules.update(req.actor, req.params.id, req.body),
   );
 
   app.delete(
     '/:id',
-    { schema: { tags, params: ScheduleIdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
+    { schema: { tags, params: IdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
     async (req, reply) => {
       await c.schedules.delete(req.actor, req.params.id);
       return reply.code(204).send(null);

@@ -1,9 +1,8 @@
-import { Type, type TSchema } from 'typebox';
-import { NO_NUL } from '../presets/presets.schemas.js';
+import { Type } from 'typebox';
+import { Nullable, NO_NUL } from '../../http/schemas.js';
 import { RemotePath, ServerId, SyncModeSchema } from '../push/push.schemas.js';
 import { SCRIPT_MAX_CHARS, ScriptId } from '../scripts/scripts.schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const RunMode = Type.Union([Type.Literal('once'), Type.Literal('cron')]);
 export const ScheduleType = Type.Union([Type.Literal('push'), Type.Literal('script')]);
@@ -54,4 +53,3 @@ export const ScheduleView = Type.Object({
   created_at: Nullable(Type.String()),
 });
 
-export const ScheduleIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });

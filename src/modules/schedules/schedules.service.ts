@@ -6,7 +6,7 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError, NotFoundError, UnprocessableError } from '../../core/errors.js';
 import { nowIso, parseDateTimeShanghai } from '../../core/time.js';
 import type { ScheduleRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/scripts.service.js';
 import type { StagingPaths } from '../staging/staging-paths.js';

@@ -1,9 +1,9 @@
+import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
 import {
-  CreateScriptBody, RunScriptBody, ScriptIdParams, ScriptRunView, ScriptView, UpdateScriptBody,
+  CreateScriptBody, RunScriptBody, ScriptRunView, ScriptView, UpdateScriptBody,
 } from './scripts.schemas.js';
 
 /** Stored scripts and running scripts on servers (CONTRACT §5), prefix /api/scripts. */
@@ -14,7 +14,7 @@ export const scriptsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async 
 
   app.get(
     '/:id',
-    { schema: { tags, params: ScriptIdParams, response: { 200: ScriptView, 404: ErrorResponse } } },
+    { schema: { tags, params: IdParams, response: { 200: ScriptView, 404: ErrorResponse } } },
     async (req) => c.scripts.get(req.params.id),
   );
 
@@ -26,13 +26,13 @@ export const scriptsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async 
 
   app.put(
     '/:id',
-    { schema: { tags, params: ScriptIdParams, body: UpdateScriptBody, response: { 200: ScriptView, 404: ErrorResponse } } },
+    { schema: { tags, params: IdParams, body: UpdateScriptBody, response: { 200: ScriptView, 404: ErrorResponse } } },
     async (req) => c.scripts.update(req.actor, req.params.id, req.body),
   );
 
   app.delete(
     '/:id',
-    { schema: { tags, params: ScriptIdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
+    { schema: { tags, params: IdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
     async (req, reply) => {
       await c.scripts.delete(req.actor, req.params.id);
       return reply.code(204).send(null);

@@ -1,8 +1,7 @@
-import { Type, type TSchema } from 'typebox';
-import { NO_NUL } from '../presets/presets.schemas.js';
+import { Type } from 'typebox';
+import { Nullable, NO_NUL } from '../../http/schemas.js';
 import { ServerIds } from '../push/push.schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const SCRIPT_MAX_CHARS = 100_000;
 export const ScriptContent = Type.String({ minLength: 1, maxLength: SCRIPT_MAX_CHARS, pattern: NO_NUL });
@@ -16,7 +15,6 @@ export const ScriptView = Type.Object({
   created_at: Type.String(),
 });
 
-export const ScriptIdParams = Type.Object({ id: ScriptId });
 export const CreateScriptBody = Type.Object({ name: ScriptName, content: ScriptContent });
 export const UpdateScriptBody = Type.Object({ name: Type.Optional(ScriptName), content: Type.Optional(ScriptContent) });
 

@@ -10,9 +10,9 @@ import { BadRequestError, isClientSafe, NotFoundError, UnprocessableError } from
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ScriptRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { LiveEvent } from '../events/event-bus.js';
-import type { NotificationService } from '../messenger/notification.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { LiveEvent } from '../../platform/events/event-bus.js';
+import type { NotificationService } from '../../platform/notifications/notification.service.js';
 import { mapLimit } from '../push/map-limit.js';
 import type { ServersService } from '../servers/servers.service.js';
 import { scriptCompleteHtml, type ReportRow } from './script-report.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import { CreateServerBody, IdParams, ServerView, TestResult, UpdateServerBody } from './servers.schemas.js';
 
 export const serversRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {

@@ -1,10 +1,9 @@
-import { Type, type TSchema } from 'typebox';
-import { NO_NUL } from '../presets/presets.schemas.js';
+import { Type } from 'typebox';
+import { Nullable, NO_NUL } from '../../http/schemas.js';
 import { PRIVATE_KEY_MAX } from '../ssh-key-presets/ssh-key-presets.schemas.js';
 
 export { IdParams } from '../presets/presets.schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const AuthType = Type.Union([Type.Literal('key'), Type.Literal('password')]);
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NO_NUL } from '../presets/presets.schemas.js';
+import { NO_NUL } from '../../http/schemas.js';
 
 export { IdParams, PresetRef, RevealBody } from '../presets/presets.schemas.js';
 

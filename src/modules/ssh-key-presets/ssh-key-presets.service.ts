@@ -8,7 +8,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { parsePrivateKey } from '../../core/ssh-keys.js';
 import { nowIso } from '../../core/time.js';
 import type { AdminRow, SshKeyPresetRow } from '../../db/types.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import { WRONG_CURRENT_PASSWORD, presetName, presetUsername } from '../presets/presets.service.js';
 import type { SshKeyPresetPatch, SshKeyPresetsRepository } from './ssh-key-presets.repository.js';
 

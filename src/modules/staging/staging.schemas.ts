@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-export { ErrorResponse } from '../auth/auth.schemas.js';
+export { ErrorResponse } from '../../http/schemas.js';
 
 /** Linux PATH_MAX; longer input could never name a file. */
 const PathString = Type.String({ maxLength: 4096 });

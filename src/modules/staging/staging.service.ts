@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundError } from '../../core/errors.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import { walkFiles } from './source-walk.js';
 import type { StatWorker } from './stat-worker.js';
 import { isSameOrUnder, resolvePath, type StagingPaths } from './staging-paths.js';

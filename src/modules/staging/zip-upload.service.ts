@@ -13,7 +13,7 @@ import { finished } from 'node:stream/promises';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, DomainError, errCode, errorMessage, InternalError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { StagingPaths } from './staging-paths.js';
 import { extractZip, type ExtractResult } from './zip-extractor.js';
 import { StreamingZipExtractor } from './zip-stream-extractor.js';

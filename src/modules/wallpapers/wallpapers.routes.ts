@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { NotFoundError } from '../../core/errors.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
+import { ErrorResponse } from '../../http/schemas.js';
 import { WallpaperService } from './wallpapers.service.js';
 
 const services = new WeakMap<Container, WallpaperService>();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import { offlineEnv } from '../settings/fake-http.js';
+import { offlineEnv } from '../../platform/settings/fake-http.js';
 import {
   backends, createServer, eventually, getServer, heartbeat, history, monitoredServer, putSetting, rotateToken,
 } from './agent-helpers.js';

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
-import { offlineEnv } from '../settings/fake-http.js';
+import { offlineEnv } from '../../platform/settings/fake-http.js';
 import { createServer, eventually, getServer, heartbeat, putSetting, rotateToken } from './agent-helpers.js';
 
 const sshd = inject('sshd');

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { backends, heartbeat, history, monitoredServer, putSetting } from '../agent/agent-helpers.js';
-import { offlineEnv } from '../settings/fake-http.js';
+import { offlineEnv } from '../../platform/settings/fake-http.js';
 import { ACTIVE_SET } from '../../../src/modules/alerts/active-alerts.store.js';
 
 const apps: TestApp[] = [];

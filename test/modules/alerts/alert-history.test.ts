@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { createServer, history, type HistoryItem } from '../agent/agent-helpers.js';
-import { offlineEnv } from '../settings/fake-http.js';
+import { offlineEnv } from '../../platform/settings/fake-http.js';
 
 const NOW = Date.parse('2026-03-10T04:00:00.000Z'); // 12:00 in Shanghai on 2026-03-10
 const TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'];

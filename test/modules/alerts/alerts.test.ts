@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { connectWs, type WsClient } from '../../helpers/ws.js';
 import { backends, eventually, getServer, heartbeat, history, monitoredServer, putSetting } from '../agent/agent-helpers.js';
-import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../settings/fake-http.js';
+import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 const BOT_TOKEN = '123:alerts-bot';
 const OFFLINE_BOT_TOKEN = '456:offline-bot';

@@ -10,7 +10,7 @@ import { HealthWatcher } from '../../../src/modules/alerts/health-watcher.js';
 import { NoticeClaimsRepository } from '../../../src/modules/alerts/notice-claims.repository.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { backends, eventually, putSetting } from '../agent/agent-helpers.js';
-import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../settings/fake-http.js';
+import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
   let t: TestApp;

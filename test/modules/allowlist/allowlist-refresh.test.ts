@@ -4,7 +4,7 @@ import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { AllowlistService } from '../../../src/modules/allowlist/allowlist.service.js';
 import { SafeFetcher } from '../../../src/modules/allowlist/safe-fetch.js';
-import { offlineEnv, startFakeServer, type FakeServer } from '../settings/fake-http.js';
+import { offlineEnv, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 function serviceOf(t: TestApp): AllowlistService {
   const c = t.app.container;

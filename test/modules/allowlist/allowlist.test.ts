@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
-import { offlineEnv, startFakeServer, type FakeServer } from '../settings/fake-http.js';
+import { offlineEnv, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const SUB_V1 = b64(['trojan://pw@a.example.com:443#A', 'vless://id@198.51.100.1:443#B', 'hy2://x@a.example.com:1#dup'].join('\n'));

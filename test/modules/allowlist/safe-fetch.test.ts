@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchRejectedError, SafeFetcher, blockedRange } from '../../../src/modules/allowlist/safe-fetch.js';
-import { startFakeServer, type FakeServer } from '../settings/fake-http.js';
+import { startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 const MAP: Record<string, string[]> = {
   'sub.example.test': ['127.0.0.1'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
-import { offlineEnv, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from '../settings/fake-http.js';
+import { offlineEnv, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from '../../platform/settings/fake-http.js';
 
 const TOKEN = '111:default-SECRET';
 const OFFLINE = '222:offline-SECRET';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { CRON_INSTALL_COMMAND, HEALTH_LOG_PATH } from '../../../src/modules/patrol/patrol.service.js';
-import { offlineEnv } from '../settings/fake-http.js';
+import { offlineEnv } from '../../platform/settings/fake-http.js';
 
 describe.each(dbKinds())('ops-patrol on %s', (db) => {
   let t: TestApp;

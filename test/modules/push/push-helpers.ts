@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { SshdInfo } from '../../fixtures/sshd.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import type { DbKind } from '../../helpers/targets.js';
-import type { LiveEvent } from '../../../src/modules/events/event-bus.js';
+import type { LiveEvent } from '../../../src/platform/events/event-bus.js';
 
 /** SQLite with the in-process cache; PostgreSQL with Redis when the run provides both. */
 export function appFor(db: DbKind, env: Record<string, string> = {}): Promise<TestApp> {

@@ -3,7 +3,7 @@ import { startSshd, type SshdInstance } from '../../fixtures/sshd.js';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { addServer, appFor, caller, recordEvents, type EventLog } from '../push/push-helpers.js';
-import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../settings/fake-http.js';
+import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 const shared = inject('sshd');
 let second: SshdInstance;

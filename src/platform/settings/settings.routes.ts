@@ -6,8 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
-import { PatrolEnvFile } from '../patrol/patrol-env.js';
+import { ErrorResponse } from '../../http/schemas.js';
+import { PatrolEnvFile } from '../../modules/patrol/patrol-env.js';
 import { SecretSettings } from './secret-settings.js';
 import { KeyParams, PutSettingBody, PutSettingResponse, RevealResponse, SettingSchema } from './settings.schemas.js';
 import { SettingsService } from './settings.service.js';

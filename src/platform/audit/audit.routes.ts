@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { Nullable, ErrorResponse } from '../../http/schemas.js';
 import type { Container } from '../../container.js';
-import { ErrorResponse } from '../auth/auth.schemas.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const AuditItem = Type.Object({
   id: Type.Integer(),

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
-import { SettingsService } from '../../../src/modules/settings/settings.service.js';
-import { SecretSettings } from '../../../src/modules/settings/secret-settings.js';
+import { SettingsService } from '../../../src/platform/settings/settings.service.js';
+import { SecretSettings } from '../../../src/platform/settings/secret-settings.js';
 import { offlineEnv } from './fake-http.js';
 
 describe.each(dbKinds())('settings on %s', (db) => {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import type { Logger } from '../../../src/core/logger.js';
-import { NOTIFICATION_KINDS, NotificationService } from '../../../src/modules/messenger/notification.service.js';
-import { SecretSettings } from '../../../src/modules/settings/secret-settings.js';
+import { NOTIFICATION_KINDS, NotificationService } from '../../../src/platform/notifications/notification.service.js';
+import { SecretSettings } from '../../../src/platform/settings/secret-settings.js';
 import { CLOSED_URL, offlineEnv, sendJson, startFakeServer, type FakeServer } from '../settings/fake-http.js';
 
 const DEFAULT_TOKEN = '10:default-SECRET';

@@ -1,0 +1,18 @@
+/**
+ * Schema pieces every module's routes share. A response or body type is always
+ * `Static<typeof Schema>` of the schema that validates it, so the console (which imports these
+ * types) stops compiling when the API changes, instead of failing in a user's browser.
+ */
+import { Type, type TSchema } from 'typebox';
+
+/** Every error answer: `{ detail }` (a 422 adds `errors`, see the error handler). */
+export const ErrorResponse = Type.Object({ detail: Type.String() });
+
+/** `T | null`. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Text that is stored as-is: PostgreSQL refuses NUL characters, so they are a schema failure. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/** `/:id` of a stored row; ids are 32-bit on PostgreSQL, so a larger one is a 422, not a database error. */
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
