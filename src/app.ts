@@ -1,29 +1,33 @@
 /**
- * `buildApp(config)`: plugins, modules and the one error handler — no listening, so tests can
- * drive it with `inject`. `src/server.ts` listens and closes gracefully.
+ * `buildApp(config)`: the composition (every service, by process role), the HTTP plumbing (one
+ * error handler, validation, authentication), the API docs and each feature's routes — no
+ * listening, so tests drive it with `inject`. `src/server.ts` listens and closes gracefully.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { compose, type ComposeOptions, type Services } from './composition/compose.js';
 import type { AppConfig } from './config.js';
-import { createContainer, type Container, type ContainerOptions } from './container.js';
 import { installAuthHook } from './http/auth-hook.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
 import { installValidation } from './http/validation.js';
-import { modules } from './modules/index.js';
+import type { ProcessRole } from './platform/process-role.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    container: Container;
+    /** Every service of this process (tests reach in through it; routes never do). */
+    services: Services;
     /** Every registered route (method + url + public flag), for docs and the auth coverage test. */
     routeTable: Array<{ method: string; url: string; public: boolean; websocket: boolean }>;
   }
 }
 
-export interface BuildOptions extends ContainerOptions {
+export interface BuildOptions extends ComposeOptions {
   logger?: FastifyServerOptions['logger'];
+  /** `single` (default) or `worker`; the primary of a cluster serves no HTTP and never builds an app. */
+  role?: Exclude<ProcessRole, 'primary'>;
 }
 
 /** Secrets must never reach a log line, whatever a module logs. */
@@ -46,8 +50,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     trustProxy: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const container = await createContainer(config, app.log, opts);
-  app.decorate('container', container);
+  const root = await compose(config, opts.role ?? 'single', app.log, opts);
+  app.decorate('services', root.services);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
@@ -60,11 +64,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
       });
     }
   });
-  app.addHook('onClose', async () => container.close());
+  app.addHook('onClose', () => root.stop());
 
   installValidation(app);
   installErrorHandling(app);
-  installAuthHook(app, container);
+  installAuthHook(app, { trustProxy: config.trustProxy, auth: root.services.auth });
   installFiniteNumberGuard(app);
 
   await app.register(swagger, {
@@ -81,8 +85,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  for (const m of modules) {
-    await app.register(m.plugin, { prefix: m.prefix, c: container });
+  for (const feature of root.features) {
+    for (const r of feature.routes ?? []) await app.register(r.plugin, { ...r.options, prefix: r.prefix });
   }
+  await root.start();
   return app;
 }

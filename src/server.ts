@@ -1,63 +1,74 @@
 /**
- * Process entry: listen, graceful close, and with WORKERS>1 a cluster of workers sharing one
- * port. The primary runs migrations and the first-start bootstrap once, then forks.
+ * Process entry: the process role, listening, graceful close. WORKERS=1 runs one `single`
+ * process that does everything. WORKERS>1 runs a `primary` that migrates, runs the first start
+ * and owns the background work, then forks `worker`s that share one port and only serve HTTP;
+ * a worker that dies is forked again, and its claimed work comes back through leases.
  */
 import cluster from 'node:cluster';
 import pino from 'pino';
 import { buildApp, REDACT_PATHS } from './app.js';
+import { compose } from './composition/compose.js';
 import { loadConfig, type AppConfig } from './config.js';
-import { createContainer } from './container.js';
 import { errorMessage } from './core/errors.js';
+import type { Logger } from './core/logger.js';
 import { redactUrl } from './db/database.js';
 
-const log = pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+const GRACE_MS = 10_000;
 
-async function runWorker(config: AppConfig): Promise<void> {
-  const app = await buildApp(config);
+/** SIGTERM/SIGINT close once; a close that hangs past the grace period exits anyway. */
+function onSignals(close: () => Promise<void>, log: Logger): void {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.close();
-    process.exit(0);
+    log.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), GRACE_MS).unref();
+    try {
+      await close();
+    } finally {
+      process.exit(0);
+    }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function runHttp(config: AppConfig, role: 'single' | 'worker'): Promise<void> {
+  const app = await buildApp(config, { role });
+  onSignals(() => app.close(), app.log);
   await app.listen({ host: config.host, port: config.port });
 }
 
-async function runPrimary(config: AppConfig): Promise<void> {
-  // Migrate and bootstrap once, before any worker starts serving.
-  const container = await createContainer(config, log);
-  await container.close();
+async function runPrimary(config: AppConfig, log: Logger): Promise<void> {
+  // Migrations and the first start happen before any worker serves a request.
+  const root = await compose(config, 'primary', log);
+  await root.start();
   log.info({ workers: config.workers, cache: redactUrl(config.cacheUrl) }, 'starting workers');
-  for (let i = 0; i < config.workers; i++) cluster.fork();
   let stopping = false;
-  cluster.on('exit', (worker, code) => {
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    log.error({ pid: worker.process.pid, code }, 'worker exited; starting a new one');
+    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting a new one');
     cluster.fork();
   });
-  const stop = () => {
+  onSignals(async () => {
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+    const exited = Object.values(cluster.workers ?? {}).map(
+      (w) => new Promise<void>((resolve) => (w && !w.isDead() ? w.once('exit', () => resolve()).process.kill('SIGTERM') : resolve())),
+    );
+    await Promise.all(exited);
+    await root.stop();
+  }, log);
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
-  if (cluster.isWorker) config.bootstrap = false;
-  return runWorker(config);
+  const log = pino({ level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
+  return runHttp(config, cluster.isWorker ? 'worker' : 'single');
 }
 
 main().catch((err: unknown) => {
-  log.fatal({ err: errorMessage(err) }, 'start-up failed');
   process.stderr.write(`Fleet Admin could not start: ${errorMessage(err)}\n`);
   process.exit(1);
 });

@@ -7,7 +7,7 @@ import { startBenchApp } from './app.js';
 
 const app = await startBenchApp(JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>);
 process.stdout.write(
-  `${JSON.stringify({ url: app.url, token: app.token, pid: process.pid, databaseUrl: app.app.container.config.databaseUrl })}\n`,
+  `${JSON.stringify({ url: app.url, token: app.token, pid: process.pid, databaseUrl: app.app.services.config.databaseUrl })}\n`,
 );
 
 let stopping = false;

@@ -126,6 +126,9 @@ export interface RetryJobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The process running the job and until when (see the leases migration). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PushBatchesTable {
@@ -141,6 +144,9 @@ export interface PushBatchesTable {
   succeeded: number;
   failed: number;
   skipped: number;
+  /** The process running the batch and until when (see the leases migration). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PushResultsTable {

@@ -4,16 +4,24 @@
  * It runs on `onRequest`, before any body is read, so anonymous uploads are refused cheaply.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../container.js';
+import type { AdminRow } from '../db/types.js';
 import { UnauthorizedError } from '../core/errors.js';
 import { callerIp } from './request-context.js';
 
-export function installAuthHook(app: FastifyInstance, c: Container): void {
+export interface AuthHookDeps {
+  trustProxy: boolean;
+  auth: {
+    authenticate(token: string): Promise<AdminRow | null>;
+    apiKeyMatches(key: string): boolean;
+  };
+}
+
+export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
   app.decorateRequest('actor', null as never);
   app.decorateRequest('admin', null);
 
   app.addHook('onRequest', async (req) => {
-    const ip = callerIp(req, c.config.trustProxy);
+    const ip = callerIp(req, d.trustProxy);
     req.actor = { adminId: null, username: 'anonymous', ip };
     // Swagger UI's routes are public; match them by the route pattern, never by the raw URL.
     const route = req.routeOptions.url ?? '';
@@ -22,7 +30,7 @@ export function installAuthHook(app: FastifyInstance, c: Container): void {
     const auth = req.headers.authorization;
     if (auth) {
       const m = /^Bearer\s+(\S+)$/i.exec(auth);
-      const admin = m ? await c.auth.authenticate(m[1]) : null;
+      const admin = m ? await d.auth.authenticate(m[1]) : null;
       if (!admin) throw new UnauthorizedError('Invalid or expired token');
       req.admin = admin;
       req.actor = { adminId: admin.id, username: admin.username, ip };
@@ -30,7 +38,7 @@ export function installAuthHook(app: FastifyInstance, c: Container): void {
     }
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey) {
-      if (!c.auth.apiKeyMatches(apiKey)) throw new UnauthorizedError('Invalid API key');
+      if (!d.auth.apiKeyMatches(apiKey)) throw new UnauthorizedError('Invalid API key');
       req.actor = { adminId: null, username: 'api', ip };
       return;
     }

@@ -2,15 +2,10 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../../core/passwords.js';
 import type { AdminsRepository } from './admins.repository.js';
+import type { AdminView } from './admins.schemas.js';
 
-export interface AdminView {
-  id: number;
-  username: string;
-  totp_enabled: boolean;
-  created_at: string;
-}
 
 export function toAdminView(a: AdminRow): AdminView {
   return { id: a.id, username: a.username, totp_enabled: Boolean(a.totp_enabled), created_at: a.created_at };

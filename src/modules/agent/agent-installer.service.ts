@@ -11,7 +11,7 @@ import { BadRequestError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
-import type { ServersService } from '../servers/servers.service.js';
+import type { ServersService } from '../servers/index.js';
 import { AGENT_SCRIPT } from './agent-script.js';
 import type { AgentService } from './agent.service.js';
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
+import { type AgentService } from './agent.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { AGENT_SCRIPT } from './agent-script.js';
 import type { AgentServer } from './agent-tokens.js';
@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-export const agentRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+export const agentRoutes: FastifyPluginAsyncTypebox<{ agent: AgentService }> = async (app, { agent }) => {
   const tags = ['agent'];
   app.decorateRequest('agentServer', null);
 
@@ -28,7 +28,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (a
       // Thousands of these a second: only problems are worth a log line.
       logLevel: 'warn',
       onRequest: async (req) => {
-        req.agentServer = await c.alerts.agent.authenticate(req.headers.authorization);
+        req.agentServer = await agent.authenticate(req.headers.authorization);
       },
       schema: {
         tags,
@@ -38,7 +38,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (a
       },
     },
     async (req) => {
-      await c.alerts.agent.ingest(req.agentServer!, req.body);
+      await agent.ingest(req.agentServer!, req.body);
       return { ok: true as const };
     },
   );

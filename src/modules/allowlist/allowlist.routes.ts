@@ -1,9 +1,7 @@
 /** `/api/settings/ip-allowlist...`: the login IP allowlist (spec §D). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Container } from '../../container.js';
 import { UnprocessableError } from '../../core/errors.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { systemResolver } from '../../core/network.js';
 import {
   AllowlistStateSchema,
   ManualBody,
@@ -18,29 +16,11 @@ import {
   ToggleResponse,
   parseBoolParam,
 } from './allowlist.schemas.js';
-import { AllowlistService } from './allowlist.service.js';
-import { SafeFetcher } from './safe-fetch.js';
+import type { AllowlistService } from './allowlist.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 
-export const allowlistRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  if (c.config.allowPrivateFetch) {
-    c.log.warn(
-      { FLEET_ALLOW_PRIVATE_FETCH: '1' },
-      '!!! FLEET_ALLOW_PRIVATE_FETCH=1: the subscription fetcher may reach LOOPBACK addresses. This is for tests only; never set it in production !!!',
-    );
-  }
-  const service = new AllowlistService({
-    settings: c.settings,
-    cache: c.cache,
-    audit: c.audit,
-    log: c.log,
-    fetcher: new SafeFetcher({ resolve: c.fetchResolver ?? systemResolver, allowLoopback: c.config.allowPrivateFetch }),
-  });
-  service.watch();
-  if (c.config.backgroundJobs) service.start();
-  c.onClose(() => service.stop());
-
+export const allowlistRoutes: FastifyPluginAsyncTypebox<{ allowlist: AllowlistService }> = async (app, { allowlist: service }) => {
   const tags = ['ip-allowlist'];
 
   app.get('/ip-allowlist', { schema: { tags, response: { 200: AllowlistStateSchema, 401: ErrorResponse } } }, async () =>

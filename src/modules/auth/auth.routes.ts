@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
+import { type AuthService } from './auth.service.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { toAdminView } from '../admins/admins.service.js';
+import { toAdminView } from '../admins/index.js';
 import {
-  AdminSchema,
+  MeView,
   ChangePasswordBody,
   LoginBody,
   RefreshBody,
@@ -13,22 +13,22 @@ import {
   TokenPairSchema,
 } from './auth.schemas.js';
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
   app.post(
     '/login',
     { config: { public: true }, schema: { tags: ['auth'], body: LoginBody, response: { 200: TokenPairSchema, ...errors } } },
-    async (req) => c.auth.login(req.body, req.actor.ip ?? ''),
+    async (req) => auth.login(req.body, req.actor.ip ?? ''),
   );
 
   app.post(
     '/refresh',
     { config: { public: true }, schema: { tags: ['auth'], body: RefreshBody, response: { 200: TokenPairSchema, ...errors } } },
-    async (req) => c.auth.refresh(req.body.refresh_token),
+    async (req) => auth.refresh(req.body.refresh_token),
   );
 
-  app.get('/me', { schema: { tags: ['auth'], response: { 200: AdminSchema, 401: ErrorResponse } } }, async (req) =>
+  app.get('/me', { schema: { tags: ['auth'], response: { 200: MeView, 401: ErrorResponse } } }, async (req) =>
     req.admin
       ? toAdminView(req.admin)
       : { id: 0, username: req.actor.username, totp_enabled: false, created_at: null },
@@ -38,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
     '/change-password',
     { schema: { tags: ['auth'], body: ChangePasswordBody, response: { 200: SuccessSchema, ...errors } } },
     async (req) => {
-      await c.auth.changePassword(requireAdmin(req), req.actor, req.body.current_password, req.body.new_password);
+      await auth.changePassword(requireAdmin(req), req.actor, req.body.current_password, req.body.new_password);
       return { success: true };
     },
   );
@@ -51,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
         response: { 200: Type.Object({ secret: Type.String(), otpauth_url: Type.String() }), ...errors },
       },
     },
-    async (req) => c.auth.totpSetup(requireAdmin(req), req.actor),
+    async (req) => auth.totpSetup(requireAdmin(req), req.actor),
   );
 
   app.post(
@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
       },
     },
     async (req) => {
-      await c.auth.totpEnable(requireAdmin(req), req.actor, req.body.code);
+      await auth.totpEnable(requireAdmin(req), req.actor, req.body.code);
       return { success: true };
     },
   );
@@ -79,7 +79,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
       },
     },
     async (req) => {
-      await c.auth.totpDisable(requireAdmin(req), req.actor, req.body.current_password);
+      await auth.totpDisable(requireAdmin(req), req.actor, req.body.current_password);
       return { success: true };
     },
   );

@@ -15,7 +15,8 @@ export const LoginBody = Type.Object({
 
 export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 4096 }) });
 
-export const AdminSchema = Type.Object({
+/** `GET /api/auth/me`: an administrator, or the API key's pseudo-admin (id 0, no created_at). */
+export const MeView = Type.Object({
   id: Type.Integer(),
   username: Type.String(),
   totp_enabled: Type.Boolean(),

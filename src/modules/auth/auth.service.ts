@@ -5,12 +5,11 @@ import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
-import type { AdminLookup } from '../admins/admin-lookup.js';
-import type { AdminsRepository } from '../admins/admins.repository.js';
+import type { AdminLookup, AdminsRepository } from '../admins/index.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { LoginGuard } from './login-guard.js';
-import { burnVerify, hashPassword, verifyPassword } from './passwords.js';
+import { burnVerify, hashPassword, verifyPassword } from '../../core/passwords.js';
 import type { TokenPair, TokenService } from './tokens.js';
 
 const BAD_CREDENTIALS = 'Incorrect username or password';

@@ -1,11 +1,9 @@
 /** `/api/settings/messenger/...`: the bot channel endpoints (spec §C), default and offline bot. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { SecretSettings } from '../../platform/settings/secret-settings.js';
 import type { BotKind } from '../../platform/notifications/bot-credentials.js';
-import { MessengerService } from './messenger.service.js';
+import type { MessengerService } from './messenger.service.js';
 
 const ChatSchema = Type.Object({
   id: Type.Union([Type.Integer(), Type.String()]),
@@ -22,13 +20,7 @@ const errors = {
   502: ErrorResponse,
 };
 
-export const messengerRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const service = new MessengerService({
-    settings: c.settings,
-    secrets: new SecretSettings(c.settings, c.cipher, c.log),
-    audit: c.audit,
-    apiBase: c.config.messengerApiBase,
-  });
+export const messengerRoutes: FastifyPluginAsyncTypebox<{ messenger: MessengerService }> = async (app, { messenger: service }) => {
 
   const variants: Array<[string, BotKind]> = [
     ['/messenger', 'default'],

@@ -1,11 +1,8 @@
 /** `/api/settings/ops-patrol/...`: host patrol readiness and the messenger env sync. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { SecretSettings } from '../../platform/settings/secret-settings.js';
-import { PatrolEnvFile } from './patrol-env.js';
-import { PatrolService } from './patrol.service.js';
+import type { PatrolService } from './patrol.service.js';
 
 const EnvStatus = Type.Object({
   env_synced: Type.Boolean(),
@@ -16,14 +13,7 @@ const EnvStatus = Type.Object({
   updated_at: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const patrolRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const service = new PatrolService({
-    settings: c.settings,
-    secrets: new SecretSettings(c.settings, c.cipher, c.log),
-    envFile: new PatrolEnvFile(c.config.dataDir),
-    audit: c.audit,
-    log: c.log,
-  });
+export const patrolRoutes: FastifyPluginAsyncTypebox<{ patrol: PatrolService }> = async (app, { patrol: service }) => {
   const tags = ['ops-patrol'];
 
   app.get(

@@ -1,21 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { PresetsRepository } from './presets.repository.js';
 import {
   CreatePresetBody, IdParams, PresetRef, PresetView, RevealBody, RevealedPreset, UpdatePresetBody,
 } from './presets.schemas.js';
-import { PresetsService } from './presets.service.js';
+import type { PresetsService } from './presets.service.js';
 
-export const presetsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const svc = new PresetsService({
-    repo: new PresetsRepository(c.db),
-    cipher: c.cipher,
-    audit: c.audit,
-    verifyCurrentPassword: (admin, pw) => c.auth.verifyCurrentPassword(admin, pw),
-  });
+export const presetsRoutes: FastifyPluginAsyncTypebox<{ presets: PresetsService }> = async (app, { presets: svc }) => {
   const tags = ['presets'];
 
   app.get('/', { schema: { tags, response: { 200: Type.Array(PresetView) } } }, async () => svc.list());

@@ -9,13 +9,13 @@ import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
 import type { LiveEvent } from '../../platform/events/event-bus.js';
-import type { RetriesService } from '../retries/retries.service.js';
-import type { ServersService } from '../servers/servers.service.js';
-import { mapLimit } from './map-limit.js';
-import { effectiveTargetPath } from './push-source.js';
-import { batchStatus, type BatchCounts, type BatchStatus, type PushRepository } from './push.repository.js';
-import type { SyncMode } from './push.schemas.js';
-import type { RsyncRunner } from './rsync-runner.js';
+import type { RsyncRunner } from '../../adapters/rsync/index.js';
+import type { RetriesService } from '../retries/index.js';
+import type { ServersService } from '../servers/index.js';
+import { mapLimit } from '../../core/map-limit.js';
+import { effectiveTargetPath } from '../../core/target-path.js';
+import { batchStatus, type BatchCounts, type PushRepository } from './push.repository.js';
+import type { BatchStatus, SyncMode } from './push.schemas.js';
 
 export const CANCEL_KEY_PREFIX = 'push:cancel:';
 export const SHUTDOWN_ERROR = 'interrupted by a service shutdown';
@@ -139,10 +139,11 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   return status;
 }
 
-async function failWithRetry(
-  d: BatchDeps,
-  p: BatchPlan,
-  row: ServerRow,
+/** A server's push failed: a retry job for it (when one can be made) and its result row written down. */
+export async function failWithRetry(
+  d: Pick<BatchDeps, 'retries' | 'repo' | 'log'>,
+  p: Pick<BatchPlan, 'batchId' | 'operator' | 'source' | 'mode'>,
+  row: Pick<ServerRow, 'id' | 'name'>,
   remotePath: string,
   error: string,
   durationMs: number,
@@ -160,7 +161,7 @@ async function failWithRetry(
       error,
     });
   } catch (err) {
-    d.log.error({ batchId: p.batchId, serverId: row.id, err: errorMessage(err) }, 'retry job not created');
+    d.log.error({ batchId: p.batchId, serverId: row.id, err }, 'retry job not created');
   }
   await d.repo.updateResult(p.batchId, [row.id], { status: 'failed', error, duration_ms: durationMs, retry_job_id: retryJobId });
   return retryJobId;

@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Database, PushBatchRow, PushResultRow } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Database, PushBatchRow, PushResultRow } from '../../db/types.js';
+import type { BatchStatus, ResultStatus } from './push.schemas.js';
 
-export type ResultStatus = 'pending' | 'running' | 'success' | 'failed' | 'skipped';
-export type BatchStatus = 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+export type NewBatch = Omit<PushBatchRow, 'finished_at' | 'lease_owner' | 'lease_expires_at'> & {
+  lease_owner: string;
+  lease_expires_at: string;
+};
 
 export interface NewResult {
   server_id: number;
@@ -32,7 +35,7 @@ export class PushRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Inserts the batch and its results at once; false when the batch id is already taken. */
-  async createBatch(batch: Omit<PushBatchRow, 'finished_at'>, results: NewResult[]): Promise<boolean> {
+  async createBatch(batch: NewBatch, results: NewResult[]): Promise<boolean> {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('push_batches').values({ ...batch, finished_at: null }).execute();
@@ -78,11 +81,13 @@ export class PushRepository {
       .execute();
   }
 
+  /** Closes a running batch and drops its lease; a batch already closed (recovered) stays as it is. */
   async finishBatch(batchId: string, status: BatchStatus, counts: BatchCounts, finishedAt: string): Promise<void> {
     await this.db
       .updateTable('push_batches')
-      .set({ status, ...counts, finished_at: finishedAt })
+      .set({ status, ...counts, finished_at: finishedAt, lease_owner: null, lease_expires_at: null })
       .where('batch_id', '=', batchId)
+      .where('status', '=', 'running')
       .execute();
   }
 
@@ -127,31 +132,50 @@ export class PushRepository {
     };
   }
 
+  /** Extends the lease of every batch this process is running (one statement, however many). */
+  async renewLeases(owner: string, until: string): Promise<void> {
+    await this.db
+      .updateTable('push_batches')
+      .set({ lease_expires_at: until })
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /** Running batches whose owner stopped renewing (or that never had an owner). */
+  async expiredBatches(now: string): Promise<PushBatchRow[]> {
+    return this.db
+      .selectFrom('push_batches')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .execute();
+  }
+
   /**
-   * After a restart nothing of an earlier process still runs: its `running` batches are closed
-   * and their unfinished servers failed. Returns the batch ids it closed.
+   * Takes over an expired batch for recovery; false when its owner renewed meanwhile or another
+   * process took it first, so exactly one process recovers each batch.
    */
-  async failInterrupted(error: string, now: string): Promise<string[]> {
-    const stale = await this.db.selectFrom('push_batches').select('batch_id').where('status', '=', 'running').execute();
-    const closed: string[] = [];
-    for (const { batch_id } of stale) {
-      await this.db
-        .updateTable('push_results')
-        .set({ status: 'failed', error })
-        .where('batch_id', '=', batch_id)
-        .where('status', 'in', ['pending', 'running'])
-        .execute();
-      const c = await this.countResults(batch_id);
-      const status = batchStatus(c, false);
-      await this.db
-        .updateTable('push_batches')
-        .set({ status, succeeded: c.succeeded, failed: c.failed, skipped: c.skipped, finished_at: now })
-        .where('batch_id', '=', batch_id)
-        .where('status', '=', 'running')
-        .execute();
-      closed.push(batch_id);
-    }
-    return closed;
+  async takeOver(batchId: string, owner: string, now: string, until: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('push_batches')
+      .set({ lease_owner: owner, lease_expires_at: until })
+      .where('batch_id', '=', batchId)
+      .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Results of a batch that had not finished: `pending` (not started) or `running`. */
+  async unfinishedResults(batchId: string): Promise<PushResultRow[]> {
+    return this.db
+      .selectFrom('push_results')
+      .selectAll()
+      .where('batch_id', '=', batchId)
+      .where('status', 'in', ['pending', 'running'])
+      .orderBy('id')
+      .execute();
   }
 }
 

@@ -1,21 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
+import { type PushService } from './push.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import {
   BatchAccepted, BatchListQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
 } from './push.schemas.js';
 
 /** Push routes under /api/sync (other plugins share the prefix): files, preview, cancel, batches. */
-export const pushRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+export const pushRoutes: FastifyPluginAsyncTypebox<{ push: PushService }> = async (app, { push }) => {
   const tags = ['push'];
-
-  // Once per process start: nothing of an earlier process is still running.
-  if (c.config.bootstrap) {
-    await c.push.recoverInterrupted();
-    await c.retries.requeueInterrupted();
-  }
-  c.onClose(() => c.push.shutdown());
 
   app.post(
     '/files',
@@ -27,7 +20,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
       },
     },
     async (req, reply) => {
-      const out = await c.push.start(req.actor, req.body);
+      const out = await push.start(req.actor, req.body);
       if (out.async) return reply.code(202).send({ batch_id: out.batch_id, status: 'running' as const });
       return reply.code(200).send(out.batch);
     },
@@ -42,24 +35,24 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (ap
         response: { 200: PreviewView, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
-    async (req) => c.push.preview(req.actor, req.body),
+    async (req) => push.preview(req.actor, req.body),
   );
 
   app.post(
     '/cancel',
     { schema: { tags, body: CancelBody, response: { 200: CancelView, 500: ErrorResponse } } },
-    async (req) => c.push.cancel(req.actor, req.body.batch_id),
+    async (req) => push.cancel(req.actor, req.body.batch_id),
   );
 
   app.get(
     '/batches',
     { schema: { tags, querystring: BatchListQuery, response: { 200: Type.Array(BatchView) } } },
-    async (req) => c.push.listBatches(req.query.limit ?? 20),
+    async (req) => push.listBatches(req.query.limit ?? 20),
   );
 
   app.get(
     '/batches/:batch_id',
     { schema: { tags, params: BatchParams, response: { 200: BatchView, 404: ErrorResponse } } },
-    async (req) => c.push.getBatch(req.params.batch_id),
+    async (req) => push.getBatch(req.params.batch_id),
   );
 };

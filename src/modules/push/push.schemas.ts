@@ -1,11 +1,9 @@
-import { Type } from 'typebox';
-import { Nullable, NO_NUL } from '../../http/schemas.js';
+import { Type, type Static } from 'typebox';
+import { NO_NUL, Nullable } from '../../http/schemas.js';
 
-
-/** The push modes (CONTRACT §4); anything else is a 422 through the schema. */
-export const SYNC_MODES = ['incremental', 'full', 'checksum'] as const;
-export type SyncMode = (typeof SYNC_MODES)[number];
-export const SyncModeSchema = Type.Union(SYNC_MODES.map((m) => Type.Literal(m)));
+/** The push modes: incremental (changed files), full (adds --delete), checksum; anything else is a 422. */
+export const SyncModeSchema = Type.Union([Type.Literal('incremental'), Type.Literal('full'), Type.Literal('checksum')]);
+export type SyncMode = Static<typeof SyncModeSchema>;
 
 export const BATCH_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const BatchId = Type.String({ pattern: BATCH_ID_PATTERN, minLength: 1, maxLength: 64 });
@@ -38,10 +36,17 @@ export const PreviewBody = Type.Object({
 
 export const CancelBody = Type.Object({ batch_id: BatchId });
 
+export const ResultStatus = Type.Union([
+  Type.Literal('pending'), Type.Literal('running'), Type.Literal('success'), Type.Literal('failed'), Type.Literal('skipped'),
+]);
+export const BatchStatus = Type.Union([
+  Type.Literal('running'), Type.Literal('completed'), Type.Literal('partial'), Type.Literal('failed'), Type.Literal('cancelled'),
+]);
+
 export const PushResultView = Type.Object({
   server_id: Type.Integer(),
   server_name: Nullable(Type.String()),
-  status: Type.String(),
+  status: ResultStatus,
   files_transferred: Type.Integer(),
   bytes_transferred: Type.Number(),
   duration_ms: Type.Integer(),
@@ -51,7 +56,7 @@ export const PushResultView = Type.Object({
 
 export const BatchView = Type.Object({
   batch_id: Type.String(),
-  status: Type.String(),
+  status: BatchStatus,
   operator: Nullable(Type.String()),
   source_path: Type.String(),
   sync_mode: Type.String(),
@@ -69,7 +74,7 @@ export const BatchAccepted = Type.Object({ batch_id: Type.String(), status: Type
 export const PreviewView = Type.Object({
   server_id: Type.Integer(),
   server_name: Type.String(),
-  sync_mode: Type.String(),
+  sync_mode: SyncModeSchema,
   files_total: Type.Integer(),
   files_to_transfer: Type.Integer(),
   bytes_total: Type.Number(),
@@ -84,3 +89,12 @@ export const CancelView = Type.Object({ cancelled: Type.Literal(true), batch_id:
 
 export const BatchListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) });
 export const BatchParams = Type.Object({ batch_id: Type.String({ maxLength: 200 }) });
+
+export type SyncFilesBody = Static<typeof SyncFilesBody>;
+export type PreviewBody = Static<typeof PreviewBody>;
+export type ResultStatus = Static<typeof ResultStatus>;
+export type BatchStatus = Static<typeof BatchStatus>;
+export type PushResultView = Static<typeof PushResultView>;
+export type BatchView = Static<typeof BatchView>;
+export type PreviewView = Static<typeof PreviewView>;
+export type CancelView = Static<typeof CancelView>;

@@ -1,7 +1,9 @@
 /**
- * The push engine (spec §A, CONTRACT §4): a staged directory to many servers with rsync over
- * SSH, plus dry-run preview, cancel and the stored batch history. Every input is checked before
- * anything starts; after that, failures belong to single servers, never to the request.
+ * The push engine: a staged directory to many servers with rsync over SSH, plus dry-run preview,
+ * cancel and the stored batch history. Every input is checked before anything starts; after
+ * that, failures belong to single servers, never to the request. A batch carries a lease renewed
+ * by the process running it; a batch whose lease ran out is recovered by any process: its
+ * unfinished servers fail with a retry job each, so the push still completes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '../../adapters/cache/cache.js';
@@ -10,14 +12,14 @@ import { BadRequestError, ConflictError, errorMessage, InternalError, NotFoundEr
 import { nowIso } from '../../core/time.js';
 import type { PushBatchRow, PushResultRow, ServerRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import type { RetriesService } from '../retries/retries.service.js';
-import type { ServersService } from '../servers/servers.service.js';
-import type { StagingPaths } from '../staging/staging-paths.js';
-import { CANCEL_KEY_PREFIX, executeBatch, type BatchDeps } from './push-batch.js';
-import { toPreview, type PreviewResult } from './push-preview.js';
-import { effectiveTargetPath, resolveSourceDir } from './push-source.js';
-import type { NewResult } from './push.repository.js';
-import type { SyncMode } from './push.schemas.js';
+import { leaseUntil } from '../../platform/leases.js';
+import type { ServersService } from '../servers/index.js';
+import type { StagingPaths } from '../staging/index.js';
+import { CANCEL_KEY_PREFIX, executeBatch, failWithRetry, type BatchDeps } from './push-batch.js';
+import { toPreview } from './push-preview.js';
+import { effectiveTargetPath } from '../../core/target-path.js';
+import { batchStatus, type NewResult } from './push.repository.js';
+import type { BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
 
 export const DEFAULT_BATCH_SIZE = 50;
 export const DEFAULT_CONCURRENCY = 5;
@@ -26,56 +28,12 @@ const PREVIEW_TIMEOUT_MS = 5 * 60_000;
 export const RESTART_ERROR = 'interrupted by a service restart';
 
 export interface PushDeps extends BatchDeps {
-  retries: RetriesService;
   servers: Pick<ServersService, 'get' | 'targetFromRow'>;
   staging: StagingPaths;
   cache: Cache;
   audit: AuditService;
-}
-
-export interface PushRequest {
-  server_ids: number[];
-  source_path: string;
-  target_path?: string | null;
-  sync_mode?: SyncMode;
-  batch_size?: number;
-  concurrency?: number;
-  batch_id?: string;
-  async?: boolean;
-}
-
-export interface PreviewRequest {
-  server_id: number;
-  source_path: string;
-  target_path?: string | null;
-  sync_mode?: SyncMode;
-  verbose?: boolean;
-}
-
-export interface PushResultView {
-  server_id: number;
-  server_name: string | null;
-  status: string;
-  files_transferred: number;
-  bytes_transferred: number;
-  duration_ms: number;
-  error: string | null;
-  retry_job_id: number | null;
-}
-
-export interface BatchView {
-  batch_id: string;
-  status: string;
-  operator: string | null;
-  source_path: string;
-  sync_mode: string;
-  started_at: string;
-  finished_at: string | null;
-  total: number;
-  succeeded: number;
-  failed: number;
-  skipped: number;
-  results: PushResultView[];
+  /** This process's lease identity (see platform/leases). */
+  owner: string;
 }
 
 export type StartOutcome = { async: true; batch_id: string } | { async: false; batch: BatchView };
@@ -86,8 +44,8 @@ export class PushService {
 
   constructor(private readonly d: PushDeps) {}
 
-  async start(actor: Actor, req: PushRequest): Promise<StartOutcome> {
-    const source = await resolveSourceDir(this.d.staging, req.source_path);
+  async start(actor: Actor, req: SyncFilesBody): Promise<StartOutcome> {
+    const source = await this.d.staging.resolveStagingDir(req.source_path);
     const mode: SyncMode = req.sync_mode ?? 'incremental';
     const targetPath = req.target_path?.trim() || null;
     const batchId = req.batch_id ?? randomUUID();
@@ -117,6 +75,8 @@ export class PushService {
         succeeded: 0,
         failed: ids.length - members.length,
         skipped: 0,
+        lease_owner: this.d.owner,
+        lease_expires_at: leaseUntil(),
       },
       results,
     );
@@ -153,9 +113,9 @@ export class PushService {
     return { async: false, batch: await this.getBatch(batchId) };
   }
 
-  async preview(actor: Actor, req: PreviewRequest): Promise<PreviewResult> {
+  async preview(actor: Actor, req: PreviewBody): Promise<PreviewView> {
     const row = await this.d.servers.get(req.server_id);
-    const source = await resolveSourceDir(this.d.staging, req.source_path);
+    const source = await this.d.staging.resolveStagingDir(req.source_path);
     const mode: SyncMode = req.sync_mode ?? 'incremental';
     const remotePath = effectiveTargetPath(req.target_path, row.target_path);
     const target = await this.d.servers.targetFromRow(row);
@@ -201,10 +161,36 @@ export class PushService {
     await this.running.get(batchId)?.done;
   }
 
-  /** Start-up: batches a previous process left `running` can never finish; close them. */
-  async recoverInterrupted(): Promise<string[]> {
-    const closed = await this.d.repo.failInterrupted(RESTART_ERROR, nowIso());
-    if (closed.length) this.d.log.warn({ batches: closed }, 'closed push batches interrupted by a restart');
+  /** Keeps the leases of the batches this process runs; nothing to write when it runs none. */
+  async renewLeases(): Promise<void> {
+    if (this.running.size > 0) await this.d.repo.renewLeases(this.d.owner, leaseUntil());
+  }
+
+  /**
+   * Closes running batches whose lease ran out (their process died or a restart came between):
+   * unfinished servers fail with a retry job each. Returns the batch ids it closed.
+   */
+  async recoverExpired(now = Date.now()): Promise<string[]> {
+    const nowIsoText = new Date(now).toISOString();
+    const closed: string[] = [];
+    for (const batch of await this.d.repo.expiredBatches(nowIsoText)) {
+      if (!(await this.d.repo.takeOver(batch.batch_id, this.d.owner, nowIsoText, leaseUntil(now)))) continue;
+      const plan = { batchId: batch.batch_id, operator: batch.operator ?? 'system', source: batch.source_path, mode: batch.sync_mode as SyncMode };
+      for (const r of await this.d.repo.unfinishedResults(batch.batch_id)) {
+        const row = await this.d.servers.get(r.server_id).catch((err) => this.notFoundAsNull(err));
+        const remotePath = effectiveTargetPath(batch.target_path, row?.target_path);
+        const member = row ?? { id: r.server_id, name: r.server_name ?? `#${r.server_id}` };
+        const retryJobId = await failWithRetry(this.d, plan, member, remotePath, RESTART_ERROR, 0);
+        this.publish(batch.batch_id, r.server_id, 'failed', { server_name: member.name, error: RESTART_ERROR, retry_job_id: retryJobId });
+      }
+      const { succeeded, failed, skipped } = await this.d.repo.countResults(batch.batch_id);
+      const counts = { succeeded, failed, skipped };
+      const status = batchStatus(counts, false);
+      await this.d.repo.finishBatch(batch.batch_id, status, counts, nowIso());
+      void this.d.events.publish({ type: 'push_complete', batch_id: batch.batch_id, status, total: Number(batch.total), operator: batch.operator, ...counts });
+      closed.push(batch.batch_id);
+    }
+    if (closed.length) this.d.log.warn({ batches: closed }, 'recovered push batches whose process stopped');
     return closed;
   }
 
@@ -213,6 +199,10 @@ export class PushService {
     const all = [...this.running.values()];
     for (const b of all) b.abort.abort();
     await Promise.all(all.map((b) => b.done));
+  }
+
+  private publish(batchId: string, serverId: number, status: string, extra: Record<string, unknown>): void {
+    void this.d.events.publish({ type: 'push_progress', batch_id: batchId, server_id: serverId, status, ...extra });
   }
 
   private notFoundAsNull(err: unknown): null {
@@ -224,7 +214,7 @@ export class PushService {
 function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchView {
   return {
     batch_id: b.batch_id,
-    status: b.status,
+    status: b.status as BatchView['status'],
     operator: b.operator,
     source_path: b.source_path,
     sync_mode: b.sync_mode,
@@ -237,7 +227,7 @@ function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchView {
     results: results.map((r) => ({
       server_id: r.server_id,
       server_name: r.server_name,
-      status: r.status,
+      status: r.status as BatchView['results'][number]['status'],
       files_transferred: Number(r.files_transferred),
       bytes_transferred: Number(r.bytes_transferred),
       duration_ms: Number(r.duration_ms),

@@ -9,7 +9,7 @@ import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
 import { errCode, ForbiddenPathError, InternalError } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
-import { isSameOrUnder } from '../staging/staging-paths.js';
+import { isSameOrUnder } from '../../core/paths.js';
 import { commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
 import { assertNoNul, effectiveTargetDir } from './remote-paths.js';

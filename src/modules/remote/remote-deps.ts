@@ -1,8 +1,8 @@
 /** What the remote-operation services need, passed explicitly (tests can hand in their own). */
 import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import type { ServersService } from '../servers/servers.service.js';
-import type { StagingPaths } from '../staging/staging-paths.js';
+import type { ServersService } from '../servers/index.js';
+import type { StagingPaths } from '../staging/index.js';
 
 export interface RemoteDeps {
   servers: Pick<ServersService, 'get' | 'targetFromRow'>;

@@ -4,29 +4,31 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Container } from '../../container.js';
 import { BadRequestError } from '../../core/errors.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { BrowseService } from './browse.service.js';
-import { DiagnoseService } from './diagnose.service.js';
-import { FileDiffService } from './file-diff.service.js';
-import { FileOpsService } from './file-ops.service.js';
-import type { RemoteDeps } from './remote-deps.js';
+import type { BrowseService } from './browse.service.js';
+import type { DiagnoseService } from './diagnose.service.js';
+import type { FileDiffService } from './file-diff.service.js';
+import type { FileOpsService } from './file-ops.service.js';
 import {
   BrowseBody, BrowseResponse, DiagnoseBody, DiagnoseResponse, FileDiffBody, FileDiffResponse, FileOpsBody,
   FileOpsResponse, UploadResponse, VerifyBody, VerifyResponse,
 } from './remote.schemas.js';
-import { UploadService, type UploadPart } from './upload.service.js';
-import { VerifyService } from './verify.service.js';
+import type { UploadPart, UploadService } from './upload.service.js';
+import type { VerifyService } from './verify.service.js';
 
-export const remoteRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const deps: RemoteDeps = { servers: c.servers, ssh: c.ssh, audit: c.audit, staging: c.staging };
-  const browse = new BrowseService(deps);
-  const fileOps = new FileOpsService(deps);
-  const diagnose = new DiagnoseService(deps);
-  const fileDiff = new FileDiffService(deps);
-  const verify = new VerifyService(deps);
-  const uploads = new UploadService({ ...deps, maxBytes: c.config.uploadMaxBytes });
+export interface RemoteRoutesOptions {
+  browse: BrowseService;
+  fileOps: FileOpsService;
+  diagnose: DiagnoseService;
+  fileDiff: FileDiffService;
+  verify: VerifyService;
+  uploads: UploadService;
+  uploadMaxBytes: number;
+}
+
+export const remoteRoutes: FastifyPluginAsyncTypebox<RemoteRoutesOptions> = async (app, o) => {
+  const { browse, fileOps, diagnose, fileDiff, verify, uploads } = o;
   const tags = ['sync'];
   const e = ErrorResponse;
 
@@ -65,7 +67,7 @@ export const remoteRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (
     await scope.register(multipart, {
       // Keep the client's name whole: the spec turns `/` and `\` into `_` rather than dropping the directories.
       preservePath: true,
-      limits: { fileSize: c.config.uploadMaxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 40 },
+      limits: { fileSize: o.uploadMaxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 40 },
     });
     // An upload refused part-way leaves the rest of its body unread; the socket cannot be reused.
     scope.addHook('onSend', async (req, reply, payload) => {

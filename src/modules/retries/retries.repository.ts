@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, RetryJobRow, RetryJobsTable } from '../../db/types.js';
+import type { RetryStatus } from './retries.schemas.js';
 
-export type RetryStatus = 'pending' | 'running' | 'succeeded' | 'failed';
 export type NewRetryJob = Omit<Insertable<RetryJobsTable>, 'id'>;
 
 export class RetriesRepository {
@@ -23,7 +23,7 @@ export class RetriesRepository {
   async resetToPending(id: number, now: string): Promise<boolean> {
     const r = await this.db
       .updateTable('retry_jobs')
-      .set({ status: 'pending', retry_count: 0, next_retry_at: null, last_error: null, updated_at: now })
+      .set({ status: 'pending', retry_count: 0, next_retry_at: null, last_error: null, lease_owner: null, lease_expires_at: null, updated_at: now })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
@@ -47,11 +47,11 @@ export class RetriesRepository {
       .execute();
   }
 
-  /** pending → running; only the caller that flips it runs the job. */
-  async claim(id: number, now: string): Promise<boolean> {
+  /** pending → running under this process's lease; only the caller that flips it runs the job. */
+  async claim(id: number, owner: string, until: string, now: string): Promise<boolean> {
     const r = await this.db
       .updateTable('retry_jobs')
-      .set({ status: 'running', updated_at: now })
+      .set({ status: 'running', lease_owner: owner, lease_expires_at: until, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .executeTakeFirst();
@@ -60,24 +60,37 @@ export class RetriesRepository {
 
   async finish(
     id: number,
+    owner: string,
     patch: { status: RetryStatus; retry_count?: number; next_retry_at: string | null; last_error: string | null },
     now: string,
   ): Promise<void> {
-    // Only a job still marked running is ours: a reset or delete meanwhile wins.
+    // Only a job still running under our lease is ours: a reset, delete or recovery meanwhile wins.
     await this.db
       .updateTable('retry_jobs')
-      .set({ ...patch, updated_at: now })
+      .set({ ...patch, lease_owner: null, lease_expires_at: null, updated_at: now })
       .where('id', '=', id)
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Extends the lease of every job this process is running. */
+  async renewLeases(owner: string, until: string): Promise<void> {
+    await this.db
+      .updateTable('retry_jobs')
+      .set({ lease_expires_at: until })
+      .where('lease_owner', '=', owner)
       .where('status', '=', 'running')
       .execute();
   }
 
-  /** A restart interrupted these runs; they go back to the queue. */
-  async requeueRunning(now: string): Promise<number> {
+  /** Running jobs whose process stopped renewing their lease go back to the queue, as they were. */
+  async requeueExpired(now: string): Promise<number> {
     const r = await this.db
       .updateTable('retry_jobs')
-      .set({ status: 'pending', updated_at: now })
+      .set({ status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: now })
       .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
   }

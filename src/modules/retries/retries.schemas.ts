@@ -1,6 +1,8 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
 
+/** pending → running → succeeded, or back to pending with back-off, or failed once attempts are used up. */
+export const RetryStatus = Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]);
 
 export const RetryJobView = Type.Object({
   id: Type.Integer(),
@@ -9,7 +11,7 @@ export const RetryJobView = Type.Object({
   operator: Nullable(Type.String()),
   source_path: Type.String(),
   target_path: Nullable(Type.String()),
-  status: Type.String(),
+  status: RetryStatus,
   retry_count: Type.Integer(),
   max_retries: Type.Integer(),
   next_retry_at: Nullable(Type.String()),
@@ -18,3 +20,6 @@ export const RetryJobView = Type.Object({
 });
 
 export const RetryListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) });
+
+export type RetryStatus = Static<typeof RetryStatus>;
+export type RetryJobView = Static<typeof RetryJobView>;

@@ -1,7 +1,8 @@
 /**
- * Retry jobs (spec §J, CONTRACT §4): a server that failed in a push gets one; a background
- * worker re-runs due jobs with exponential back-off (60 s × 2^retry_count) until they succeed
- * or `max_retries` attempts are used up.
+ * Retry jobs: a server that failed in a push gets one (at most 3 attempts); a background worker
+ * re-runs due jobs with exponential back-off (60 s × 2^retry_count) until one succeeds or the
+ * attempts are used up (`failed`). A running job carries its process's lease; a job whose lease
+ * ran out goes back to `pending` without using up an attempt.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
@@ -11,35 +12,23 @@ import { every } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
 import type { RetryJobRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { mapLimit } from '../push/map-limit.js';
-import { effectiveTargetPath, resolveSourceDir } from '../push/push-source.js';
-import type { SyncMode } from '../push/push.schemas.js';
-import type { RsyncRunner } from '../push/rsync-runner.js';
-import type { ServersService } from '../servers/servers.service.js';
-import type { StagingPaths } from '../staging/staging-paths.js';
-import type { RetriesRepository, RetryStatus } from './retries.repository.js';
+import { mapLimit } from '../../core/map-limit.js';
+import { effectiveTargetPath } from '../../core/target-path.js';
+import type { RsyncMode, RsyncRunner } from '../../adapters/rsync/index.js';
+import { leaseUntil } from '../../platform/leases.js';
+import type { ServersService } from '../servers/index.js';
+import type { StagingPaths } from '../staging/index.js';
+import type { RetriesRepository } from './retries.repository.js';
+import type { RetryJobView, RetryStatus } from './retries.schemas.js';
 
 export const MAX_RETRIES = 3;
 export const BACKOFF_BASE_MS = 60_000;
 const WORKER_LOCK = 'retries:worker';
-const WORKER_LOCK_TTL_MS = 15 * 60_000;
+// Only spares a second process the work of a sweep: each job is claimed in the database, so a
+// lock that expires mid-sweep (or outlives a crashed owner) never runs a job twice.
+const WORKER_LOCK_TTL_MS = 60_000;
 const DUE_BATCH = 50;
 const CONCURRENCY = 5;
-
-export interface RetryJobView {
-  id: number;
-  server_id: number;
-  server_name: string | null;
-  operator: string | null;
-  source_path: string;
-  target_path: string | null;
-  status: string;
-  retry_count: number;
-  max_retries: number;
-  next_retry_at: string | null;
-  last_error: string | null;
-  created_at: string;
-}
 
 export interface FailedPush {
   serverId: number;
@@ -47,7 +36,7 @@ export interface FailedPush {
   operator: string | null;
   source: string;
   targetPath: string;
-  mode: SyncMode;
+  mode: RsyncMode;
   batchId: string | null;
   error: string;
 }
@@ -68,6 +57,8 @@ export interface RetriesDeps {
   cache: Cache;
   audit: AuditService;
   log: Logger;
+  /** This process's lease identity (see platform/leases). */
+  owner: string;
 }
 
 export function backoffAt(retryCount: number, from = Date.now()): string {
@@ -82,7 +73,7 @@ export function toRetryView(r: RetryJobRow): RetryJobView {
     operator: r.operator,
     source_path: r.source_path,
     target_path: r.target_path,
-    status: r.status,
+    status: r.status as RetryStatus,
     retry_count: Number(r.retry_count),
     max_retries: Number(r.max_retries),
     next_retry_at: r.next_retry_at,
@@ -93,6 +84,7 @@ export function toRetryView(r: RetryJobRow): RetryJobView {
 
 export class RetriesService {
   private readonly stopping = new AbortController();
+  private runningJobs = 0;
 
   constructor(private readonly d: RetriesDeps) {}
 
@@ -177,14 +169,30 @@ export class RetriesService {
     this.stopping.abort();
   }
 
-  /** Marks `running` jobs of a previous process as pending again (start-up recovery). */
-  requeueInterrupted(): Promise<number> {
-    return this.d.repo.requeueRunning(nowIso());
+  /** Jobs whose process stopped renewing their lease go back to the queue. */
+  async requeueExpired(now = Date.now()): Promise<number> {
+    const n = await this.d.repo.requeueExpired(new Date(now).toISOString());
+    if (n > 0) this.d.log.warn({ jobs: n }, 'retry jobs whose process stopped are pending again');
+    return n;
+  }
+
+  /** Keeps the leases of the jobs this process runs; nothing to write when it runs none. */
+  async renewLeases(): Promise<void> {
+    if (this.runningJobs > 0) await this.d.repo.renewLeases(this.d.owner, leaseUntil());
   }
 
   /** true: succeeded; false: failed this attempt; null: someone else claimed it. */
   private async runJob(job: RetryJobRow): Promise<boolean | null> {
-    if (!(await this.d.repo.claim(job.id, nowIso()))) return null;
+    if (!(await this.d.repo.claim(job.id, this.d.owner, leaseUntil(), nowIso()))) return null;
+    this.runningJobs++;
+    try {
+      return await this.attempt(job);
+    } finally {
+      this.runningJobs--;
+    }
+  }
+
+  private async attempt(job: RetryJobRow): Promise<boolean> {
     let error: string | null = null;
     let final = false;
     try {
@@ -193,12 +201,12 @@ export class RetriesService {
         error = 'Server not found';
         final = true; // nothing to retry against
       } else {
-        const source = await resolveSourceDir(this.d.staging, job.source_path);
+        const source = await this.d.staging.resolveStagingDir(job.source_path);
         const target = await this.d.servers.targetFromRow(row);
         const r = await this.d.runner.run(target, {
           source,
           remotePath: effectiveTargetPath(job.target_path, row.target_path),
-          mode: job.sync_mode as SyncMode,
+          mode: job.sync_mode as RsyncMode,
           signal: this.stopping.signal,
         });
         error = r.ok ? null : r.error;
@@ -213,7 +221,7 @@ export class RetriesService {
     }
     const now = nowIso();
     if (error === null) {
-      await this.d.repo.finish(job.id, { status: 'succeeded', next_retry_at: null, last_error: null }, now);
+      await this.d.repo.finish(job.id, this.d.owner, { status: 'succeeded', next_retry_at: null, last_error: null }, now);
       this.d.log.info({ retryJobId: job.id, serverId: job.server_id }, 'retry job succeeded');
       return true;
     }
@@ -222,6 +230,7 @@ export class RetriesService {
     const status: RetryStatus = exhausted ? 'failed' : 'pending';
     await this.d.repo.finish(
       job.id,
+      this.d.owner,
       { status, retry_count: count, next_retry_at: exhausted ? null : backoffAt(count), last_error: error },
       now,
     );

@@ -8,9 +8,9 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { every } from '../../core/periodic.js';
 import type { ScheduleRow } from '../../db/types.js';
-import type { PushService } from '../push/push.service.js';
+import type { PushService } from '../push/index.js';
 import type { SyncMode } from '../push/push.schemas.js';
-import type { ScriptsService } from '../scripts/scripts.service.js';
+import type { ScriptsService } from '../scripts/index.js';
 import { dueSlot } from './schedule-timing.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type SchedulesRepository } from './schedules.repository.js';
 

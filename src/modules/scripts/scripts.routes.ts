@@ -1,40 +1,40 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
+import { type ScriptsService } from './scripts.service.js';
 import {
   CreateScriptBody, RunScriptBody, ScriptRunView, ScriptView, UpdateScriptBody,
 } from './scripts.schemas.js';
 
 /** Stored scripts and running scripts on servers (CONTRACT §5), prefix /api/scripts. */
-export const scriptsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+export const scriptsRoutes: FastifyPluginAsyncTypebox<{ scripts: ScriptsService }> = async (app, { scripts }) => {
   const tags = ['scripts'];
 
-  app.get('/', { schema: { tags, response: { 200: Type.Array(ScriptView) } } }, async () => c.scripts.list());
+  app.get('/', { schema: { tags, response: { 200: Type.Array(ScriptView) } } }, async () => scripts.list());
 
   app.get(
     '/:id',
     { schema: { tags, params: IdParams, response: { 200: ScriptView, 404: ErrorResponse } } },
-    async (req) => c.scripts.get(req.params.id),
+    async (req) => scripts.get(req.params.id),
   );
 
   app.post(
     '/',
     { schema: { tags, body: CreateScriptBody, response: { 201: ScriptView, 400: ErrorResponse } } },
-    async (req, reply) => reply.code(201).send(await c.scripts.create(req.actor, req.body)),
+    async (req, reply) => reply.code(201).send(await scripts.create(req.actor, req.body)),
   );
 
   app.put(
     '/:id',
     { schema: { tags, params: IdParams, body: UpdateScriptBody, response: { 200: ScriptView, 404: ErrorResponse } } },
-    async (req) => c.scripts.update(req.actor, req.params.id, req.body),
+    async (req) => scripts.update(req.actor, req.params.id, req.body),
   );
 
   app.delete(
     '/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
     async (req, reply) => {
-      await c.scripts.delete(req.actor, req.params.id);
+      await scripts.delete(req.actor, req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -42,6 +42,6 @@ export const scriptsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async 
   app.post(
     '/run',
     { schema: { tags, body: RunScriptBody, response: { 200: ScriptRunView, 400: ErrorResponse, 404: ErrorResponse } } },
-    async (req) => c.scripts.run(req.actor, req.body),
+    async (req) => scripts.run(req.actor, req.body),
   );
 };

@@ -13,8 +13,8 @@ import type { ScriptRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { LiveEvent } from '../../platform/events/event-bus.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
-import { mapLimit } from '../push/map-limit.js';
-import type { ServersService } from '../servers/servers.service.js';
+import { mapLimit } from '../../core/map-limit.js';
+import type { ServersService } from '../servers/index.js';
 import { scriptCompleteHtml, type ReportRow } from './script-report.js';
 import type { ScriptsRepository } from './scripts.repository.js';
 

@@ -1,25 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
+import { type ServersService } from './servers.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { CreateServerBody, IdParams, ServerView, TestResult, UpdateServerBody } from './servers.schemas.js';
 
-export const serversRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+export const serversRoutes: FastifyPluginAsyncTypebox<{ servers: ServersService }> = async (app, { servers }) => {
   const tags = ['servers'];
   const errors = { 400: ErrorResponse, 404: ErrorResponse };
 
-  app.get('/', { schema: { tags, response: { 200: Type.Array(ServerView) } } }, async () => c.servers.list());
+  app.get('/', { schema: { tags, response: { 200: Type.Array(ServerView) } } }, async () => servers.list());
 
   app.get(
     '/:id',
     { schema: { tags, params: IdParams, response: { 200: ServerView, 404: ErrorResponse } } },
-    async (req) => c.servers.view(req.params.id),
+    async (req) => servers.view(req.params.id),
   );
 
   app.post(
     '/',
     { schema: { tags, body: CreateServerBody, response: { 201: ServerView, ...errors } } },
-    async (req, reply) => reply.code(201).send(await c.servers.create(req.actor, req.body)),
+    async (req, reply) => reply.code(201).send(await servers.create(req.actor, req.body)),
   );
 
   app.put(
@@ -27,14 +27,14 @@ export const serversRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async 
     {
       schema: { tags, params: IdParams, body: UpdateServerBody, response: { 200: ServerView, ...errors } },
     },
-    async (req) => c.servers.update(req.actor, req.params.id, req.body),
+    async (req) => servers.update(req.actor, req.params.id, req.body),
   );
 
   app.delete(
     '/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), 404: ErrorResponse } } },
     async (req, reply) => {
-      await c.servers.delete(req.actor, req.params.id);
+      await servers.delete(req.actor, req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -42,12 +42,12 @@ export const serversRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async 
   app.post(
     '/:id/test',
     { schema: { tags, params: IdParams, response: { 200: TestResult, 404: ErrorResponse } } },
-    async (req) => c.servers.test(req.actor, req.params.id),
+    async (req) => servers.test(req.actor, req.params.id),
   );
 
   app.post(
     '/:id/forget-host-key',
     { schema: { tags, params: IdParams, response: { 200: ServerView, 404: ErrorResponse } } },
-    async (req) => c.servers.forgetHostKey(req.actor, req.params.id),
+    async (req) => servers.forgetHostKey(req.actor, req.params.id),
   );
 };

@@ -16,20 +16,16 @@ import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import type { PresetsRepository } from '../presets/presets.repository.js';
-import type { SshKeyPresetsRepository } from '../ssh-key-presets/ssh-key-presets.repository.js';
 import {
   credentialPatch, hostKeyFingerprint, inferAuthType, normalizeTags, serverHost, serverName, serverUsername,
   targetPath, toServerView, type ServerInput, type ServerView,
 } from './servers.input.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ServerPatch, ServersRepository } from './servers.repository.js';
-import { resolveTarget } from './servers.targets.js';
+import { resolveTarget, type PresetSources } from './servers.targets.js';
 
-export interface ServersDeps {
+export interface ServersDeps extends PresetSources {
   repo: ServersRepository;
-  passwordPresets: PresetsRepository;
-  sshKeyPresets: SshKeyPresetsRepository;
   cipher: Cipher;
   audit: AuditService;
   ssh: Pick<SshPool, 'exec' | 'forget'>;

@@ -8,13 +8,15 @@ import type { Cipher } from '../../core/crypto.js';
 import { BadRequestError } from '../../core/errors.js';
 import { toSsh2PrivateKey } from '../../core/ssh-keys.js';
 import type { ServerRow } from '../../db/types.js';
-import type { PresetsRepository } from '../presets/presets.repository.js';
-import type { SshKeyPresetsRepository } from '../ssh-key-presets/ssh-key-presets.repository.js';
 
-export interface TargetDeps {
+/** Where preset secrets come from: the preset modules' repositories, as the composition root wires them. */
+export interface PresetSources {
+  passwordPresets: { findById(id: number): Promise<{ password_enc: string } | undefined> };
+  sshKeyPresets: { findById(id: number): Promise<{ private_key_enc: string } | undefined> };
+}
+
+export interface TargetDeps extends PresetSources {
   cipher: Cipher;
-  passwordPresets: PresetsRepository;
-  sshKeyPresets: SshKeyPresetsRepository;
 }
 
 export async function resolveTarget(d: TargetDeps, row: ServerRow): Promise<SshTarget> {

@@ -1,22 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { SshKeyPresetsRepository } from './ssh-key-presets.repository.js';
 import {
   CreateSshKeyPresetBody, IdParams, PresetRef, RevealBody, RevealedSshKeyPreset, SshKeyPresetView,
   UpdateSshKeyPresetBody,
 } from './ssh-key-presets.schemas.js';
-import { SshKeyPresetsService } from './ssh-key-presets.service.js';
+import type { SshKeyPresetsService } from './ssh-key-presets.service.js';
 
-export const sshKeyPresetsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const svc = new SshKeyPresetsService({
-    repo: new SshKeyPresetsRepository(c.db),
-    cipher: c.cipher,
-    audit: c.audit,
-    verifyCurrentPassword: (admin, pw) => c.auth.verifyCurrentPassword(admin, pw),
-  });
+export const sshKeyPresetsRoutes: FastifyPluginAsyncTypebox<{ sshKeyPresets: SshKeyPresetsService }> = async (
+  app,
+  { sshKeyPresets: svc },
+) => {
   const tags = ['ssh-key-presets'];
 
   app.get('/', { schema: { tags, response: { 200: Type.Array(SshKeyPresetView) } } }, async () => svc.list());

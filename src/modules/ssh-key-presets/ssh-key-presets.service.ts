@@ -9,7 +9,7 @@ import { parsePrivateKey } from '../../core/ssh-keys.js';
 import { nowIso } from '../../core/time.js';
 import type { AdminRow, SshKeyPresetRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { WRONG_CURRENT_PASSWORD, presetName, presetUsername } from '../presets/presets.service.js';
+import { WRONG_CURRENT_PASSWORD, presetName, presetUsername } from '../presets/index.js';
 import type { SshKeyPresetPatch, SshKeyPresetsRepository } from './ssh-key-presets.repository.js';
 
 export interface SshKeyPresetsDeps {

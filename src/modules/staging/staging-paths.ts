@@ -73,13 +73,6 @@ async function resolveComponentwise(abs: string): Promise<string> {
   return resolved;
 }
 
-/** True when `child` is `parent` or lies below it (both already resolved). */
-export function isSameOrUnder(child: string, parent: string): boolean {
-  if (parent === '/') return child.startsWith('/');
-  const p = parent.endsWith('/') ? parent.slice(0, -1) : parent;
-  return child === p || child.startsWith(`${p}/`);
-}
-
 /** The prefix as the filesystem sees it (e.g. macOS' /tmp -> /private/tmp), so resolved paths compare. */
 function resolvePrefix(prefix: string): string {
   const abs = path.resolve(prefix);

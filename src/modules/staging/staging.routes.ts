@@ -4,7 +4,6 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Container } from '../../container.js';
 import {
   BrowseLocalResponse,
   ErrorResponse,
@@ -15,22 +14,20 @@ import {
   UploadZipResponse,
   ValidateSourceResponse,
 } from './staging.schemas.js';
-import { StagingService } from './staging.service.js';
-import { StatWorker } from './stat-worker.js';
-import { ZipUploadService } from './zip-upload.service.js';
+import type { StagingService } from './staging.service.js';
+import type { ZipUploadService } from './zip-upload.service.js';
 
-export const stagingRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const statWorker = new StatWorker();
-  app.addHook('onClose', () => statWorker.close());
-  const staging = new StagingService(c.staging, c.audit, statWorker);
-  const zips = new ZipUploadService(c.staging, c.audit, c.log, {
-    maxBytes: c.config.zipMaxBytes,
-    maxUncompressed: c.config.zipMaxUncompressed,
-  });
+export interface StagingRoutesOptions {
+  staging: StagingService;
+  zips: ZipUploadService;
+  zipMaxBytes: number;
+}
+
+export const stagingRoutes: FastifyPluginAsyncTypebox<StagingRoutesOptions> = async (app, { staging, zips, zipMaxBytes }) => {
 
   // Scoped to this plugin: other modules at /api/sync register their own multipart limits.
   await app.register(multipart, {
-    limits: { fileSize: c.config.zipMaxBytes, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
+    limits: { fileSize: zipMaxBytes, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
   });
 
   const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse };

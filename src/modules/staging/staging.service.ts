@@ -9,7 +9,8 @@ import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundEr
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { walkFiles } from './source-walk.js';
 import type { StatWorker } from './stat-worker.js';
-import { isSameOrUnder, resolvePath, type StagingPaths } from './staging-paths.js';
+import { resolvePath, type StagingPaths } from './staging-paths.js';
+import { isSameOrUnder } from '../../core/paths.js';
 
 export const PREVIEW_READ_BYTES = 4096;
 export const PREVIEW_MAX_BYTES = 1_048_576;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Entry } from 'yauzl';
 import { BadRequestError } from '../../core/errors.js';
-import { isSameOrUnder } from './staging-paths.js';
+import { isSameOrUnder } from '../../core/paths.js';
 
 const WRITE_BATCH = 1024 * 1024;
 const S_IFMT = 0o170000;

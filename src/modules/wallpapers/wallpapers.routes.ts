@@ -1,37 +1,18 @@
 /**
  * Wallpaper endpoints under `/api/settings` (two public reads, an admin sync) and the public
- * file route `/app/wallpapers/:file`. Both plugins share one service per container, so the
- * single-flight fill is shared too.
+ * file route `/app/wallpapers/:file`. Both plugins get the same service, so the single-flight
+ * fill is shared too.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
 import { NotFoundError } from '../../core/errors.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { WallpaperService } from './wallpapers.service.js';
-
-const services = new WeakMap<Container, WallpaperService>();
-
-function serviceFor(c: Container): WallpaperService {
-  let s = services.get(c);
-  if (!s) {
-    const created = new WallpaperService({
-      dir: path.join(c.config.dataDir, 'wallpapers'),
-      sourceUrl: c.config.wallpaperSourceUrl,
-      log: c.log,
-    });
-    services.set(c, (s = created));
-    c.onClose(() => created.close());
-  }
-  return s;
-}
+import type { WallpaperService } from './wallpapers.service.js';
 
 const UrlList = Type.Object({ urls: Type.Array(Type.String()), count: Type.Integer() });
 
-export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const service = serviceFor(c);
+export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ wallpapers: WallpaperService }> = async (app, { wallpapers: service }) => {
   const tags = ['wallpapers'];
 
   app.get('/daily-wallpapers', { config: { public: true }, schema: { tags, response: { 200: UrlList } } }, async () =>
@@ -50,11 +31,7 @@ export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = asy
         },
       },
     },
-    async (req) => {
-      const result = await service.sync();
-      await c.audit.record(req.actor, 'sync_wallpapers', { type: 'wallpaper', detail: `downloaded=${result.downloaded}` });
-      return result;
-    },
+    async (req) => service.syncBy(req.actor),
   );
 
   app.get(
@@ -65,8 +42,10 @@ export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = asy
 };
 
 /** `/app/wallpapers/:file` (public): only `YYYYMMDD.jpg` names from the cache directory. */
-export const wallpaperFilesRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const service = serviceFor(c);
+export const wallpaperFilesRoutes: FastifyPluginAsyncTypebox<{ wallpapers: WallpaperService }> = async (
+  app,
+  { wallpapers: service },
+) => {
   app.get(
     '/:file',
     {

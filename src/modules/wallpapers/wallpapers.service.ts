@@ -8,7 +8,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { BadGatewayError, errorMessage } from '../../core/errors.js';
+import type { Actor } from '../../core/actor.js';
 import type { Logger } from '../../core/logger.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
 
 export const WALLPAPER_FILE = /^(\d{4})(\d{2})(\d{2})\.jpg$/;
 export const MAX_WALLPAPERS = 12;
@@ -21,6 +23,7 @@ export interface WallpaperServiceOptions {
   dir: string;
   sourceUrl: string;
   log: Logger;
+  audit: Pick<AuditService, 'record'>;
   now?: () => Date;
   timeoutMs?: number;
   maxImageBytes?: number;
@@ -86,6 +89,13 @@ export class WallpaperService {
       const after = await this.list();
       return { urls: after, count: after.length };
     }
+  }
+
+  /** An administrator's sync, audited as `sync_wallpapers`. */
+  async syncBy(actor: Actor): Promise<SyncResult> {
+    const result = await this.sync();
+    await this.o.audit.record(actor, 'sync_wallpapers', { type: 'wallpaper', detail: `downloaded=${result.downloaded}` });
+    return result;
   }
 
   /** Downloads the archive's images that are not cached yet (single-flight). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Nullable, ErrorResponse } from '../../http/schemas.js';
-import type { Container } from '../../container.js';
+import { type AuditService } from './audit.service.js';
 
 
 const AuditItem = Type.Object({
@@ -18,7 +18,7 @@ const AuditItem = Type.Object({
   created_at: Type.String(),
 });
 
-export const auditRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = async (app, { audit }) => {
   app.get(
     '/',
     {
@@ -44,6 +44,6 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (a
         },
       },
     },
-    async (req) => c.audit.list(req.query),
+    async (req) => audit.list(req.query),
   );
 };

@@ -1,11 +1,18 @@
 /** `/ws/alerts`: the live socket. The upgrade is accepted, then closed with 4401 on a bad token. */
-import type { FastifyPluginAsync } from 'fastify';
 import websocket from '@fastify/websocket';
-import type { Container } from '../../container.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AdminRow } from '../../db/types.js';
+import type { EventBus } from './event-bus.js';
+
+export interface EventsRoutesOptions {
+  events: Pick<EventBus, 'on'>;
+  /** The admin an access token belongs to, or null when the token is not valid (now). */
+  authenticate(token: string): Promise<AdminRow | null>;
+}
 
 export const WS_CLOSE_UNAUTHORIZED = 4401;
 
-export const eventsRoutes: FastifyPluginAsync<{ c: Container }> = async (app, { c }) => {
+export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app, { events, authenticate }) => {
   // Registered in this plugin's scope only: its request hooks then cost nothing on other routes.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   app.get(
@@ -13,12 +20,12 @@ export const eventsRoutes: FastifyPluginAsync<{ c: Container }> = async (app, { 
     { websocket: true, config: { public: true }, schema: { hide: true } },
     async (socket, req) => {
       const token = (req.query as Record<string, unknown>)?.token;
-      const admin = typeof token === 'string' && token ? await c.auth.authenticate(token) : null;
+      const admin = typeof token === 'string' && token ? await authenticate(token) : null;
       if (!admin) {
         socket.close(WS_CLOSE_UNAUTHORIZED, 'Unauthorized');
         return;
       }
-      const off = c.events.on((event) => {
+      const off = events.on((event) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
       });
       socket.on('close', off);

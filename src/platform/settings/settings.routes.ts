@@ -5,24 +5,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Container } from '../../container.js';
 import { ErrorResponse } from '../../http/schemas.js';
-import { PatrolEnvFile } from '../../modules/patrol/patrol-env.js';
-import { SecretSettings } from './secret-settings.js';
 import { KeyParams, PutSettingBody, PutSettingResponse, RevealResponse, SettingSchema } from './settings.schemas.js';
-import { SettingsService } from './settings.service.js';
+import type { SettingsService } from './settings.service.js';
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ c: Container }> = async (app, { c }) => {
-  const envFile = new PatrolEnvFile(c.config.dataDir);
-  const service = new SettingsService({
-    settings: c.settings,
-    secrets: new SecretSettings(c.settings, c.cipher, c.log),
-    audit: c.audit,
-    log: c.log,
-    databaseUrl: c.config.databaseUrl,
-    startedAt: new Date().toISOString(),
-    syncPatrolEnv: (token, chatId) => envFile.write(token, chatId),
-  });
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsService }> = async (app, { settings: service }) => {
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse };
 
   app.get(

@@ -36,7 +36,7 @@ export async function monitoredServer(t: TestApp, name: string): Promise<{ id: n
 }
 
 /** Posts a heartbeat; `nowMs` is the agent clock (defaults to the app's clock, i.e. no drift). */
-export function heartbeat(t: TestApp, token: string, r: Reading = {}, nowMs = t.app.container.alerts.now()) {
+export function heartbeat(t: TestApp, token: string, r: Reading = {}, nowMs = t.app.services.alerts.now()) {
   return t.app.inject({
     method: 'POST',
     url: '/api/agent/heartbeat',

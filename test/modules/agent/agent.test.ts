@@ -37,7 +37,7 @@ describe.each(backends())('agent heartbeats on %s + %s cache', (db, cache) => {
   });
 
   const storedHash = async (id: number) =>
-    (await t.app.container.db.selectFrom('servers').select('agent_token_hash').where('id', '=', id).executeTakeFirstOrThrow())
+    (await t.app.services.db.selectFrom('servers').select('agent_token_hash').where('id', '=', id).executeTakeFirstOrThrow())
       .agent_token_hash;
 
   it('shows a new token once and stores only its SHA-256; 404/422 for bad server ids; audited', async () => {
@@ -72,7 +72,7 @@ describe.each(backends())('agent heartbeats on %s + %s cache', (db, cache) => {
 
     await new Promise((r) => setTimeout(r, 20));
     expect((await heartbeat(t, token)).statusCode).toBe(200);
-    await t.app.container.alerts.agent.flushHeartbeats();
+    await t.app.services.agent.agent.flushHeartbeats();
     const second = await getServer(t, id);
     expect(second.status).toBe('online');
     expect(Date.parse(second.last_heartbeat_at!)).toBeGreaterThan(Date.parse(first.last_heartbeat_at!));
@@ -96,7 +96,7 @@ describe.each(backends())('agent heartbeats on %s + %s cache', (db, cache) => {
     // An admin access token is not an agent token either.
     const asAdmin = await t.app.inject({ method: 'POST', url: '/api/agent/heartbeat', headers: await t.auth(), payload: {} });
     expect(asAdmin.statusCode).toBe(401);
-    await t.app.container.alerts.agent.flushHeartbeats();
+    await t.app.services.agent.agent.flushHeartbeats();
     expect(await getServer(t, id)).toMatchObject({ status: 'unknown', last_heartbeat_at: null });
     expect((await history(t, `server_id=${id}`)).total).toBe(0);
   });
@@ -150,7 +150,7 @@ describe.each(backends())('agent heartbeats on %s + %s cache', (db, cache) => {
     const del = await t.app.inject({ method: 'DELETE', url: `/api/servers/${id}`, headers: await t.auth() });
     expect(del.statusCode).toBe(204);
     await heartbeat(t, token);
-    await t.app.container.alerts.agent.flushHeartbeats();
+    await t.app.services.agent.agent.flushHeartbeats();
     expect((await heartbeat(t, token)).statusCode).toBe(401);
   });
 

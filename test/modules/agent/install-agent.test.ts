@@ -31,7 +31,7 @@ describe.each(dbKinds())('install-agent over SSH on %s', (db) => {
   afterAll(async () => t?.close());
 
   const remote = async (script: string) => {
-    const c = t.app.container;
+    const c = t.app.services;
     return c.ssh.exec(await c.servers.getTarget(id), script, { timeoutMs: 10_000 });
   };
   // Stop the detached agent by its pid and remove its files (it also exits once its token file is gone).
@@ -47,7 +47,7 @@ describe.each(dbKinds())('install-agent over SSH on %s', (db) => {
       ...(payload ? { payload } : {}),
     });
   const storedHash = async (serverId: number) =>
-    (await t.app.container.db.selectFrom('servers').select('agent_token_hash').where('id', '=', serverId).executeTakeFirstOrThrow())
+    (await t.app.services.db.selectFrom('servers').select('agent_token_hash').where('id', '=', serverId).executeTakeFirstOrThrow())
       .agent_token_hash;
 
   it('refuses bad requests with a clear 4xx and changes nothing', async () => {
@@ -84,7 +84,7 @@ describe.each(dbKinds())('install-agent over SSH on %s', (db) => {
 
     // Only the installed agent knows the new token: a heartbeat after the install is its own.
     await eventually(async () => {
-      await t.app.container.alerts.agent.flushHeartbeats();
+      await t.app.services.agent.agent.flushHeartbeats();
       const s = await getServer(t, id);
       return s.status === 'online' && Date.parse(s.last_heartbeat_at ?? '') >= started;
     }, 15_000, 100);

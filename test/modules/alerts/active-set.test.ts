@@ -31,16 +31,16 @@ describe.each(backends())('active alerts on %s + %s cache', (db, cache) => {
     await heartbeat(a, s.token, { cpu: 99, disk: 10 });
     expect((await stats(a)).active).toBe(1);
 
-    await a.app.container.cache.del(ACTIVE_SET);
+    await a.app.services.cache.del(ACTIVE_SET);
     expect((await stats(a)).active).toBe(0);
-    expect(await a.app.container.alerts.engine.rebuild()).toEqual({ added: 1, removed: 0 });
+    expect(await a.app.services.alerts.engine.rebuild()).toEqual({ added: 1, removed: 0 });
     expect((await stats(a)).active).toBe(1);
     await heartbeat(a, s.token, { cpu: 99 });
     expect(await countRows(a, s.id, '&type=cpu')).toBe(1);
 
     // A stale member (say, left over from before a restore) is dropped by the rebuild.
-    await a.app.container.cache.sadd(ACTIVE_SET, `${s.id}:disk`);
-    expect(await a.app.container.alerts.engine.rebuild()).toEqual({ added: 0, removed: 1 });
+    await a.app.services.cache.sadd(ACTIVE_SET, `${s.id}:disk`);
+    expect(await a.app.services.alerts.engine.rebuild()).toEqual({ added: 0, removed: 1 });
 
     // A second worker / a restarted process starts on the same database (and cache, if shared).
     clock += 1_000;
@@ -61,9 +61,9 @@ describe.each(backends())('active alerts on %s + %s cache', (db, cache) => {
     await heartbeat(a, gone.token, { cpu: 99, mem: 99 });
     expect((await stats(a)).active).toBe(3);
     expect((await a.app.inject({ method: 'DELETE', url: `/api/servers/${gone.id}`, headers: await a.auth() })).statusCode).toBe(204);
-    await a.app.container.alerts.offline.checkOffline(a.app.container.alerts.now());
+    await a.app.services.alerts.offline.checkOffline(a.app.services.alerts.now());
     expect((await stats(a)).active).toBe(1);
-    expect(await a.app.container.alerts.engine.rebuild()).toEqual({ added: 0, removed: 0 });
+    expect(await a.app.services.alerts.engine.rebuild()).toEqual({ added: 0, removed: 0 });
     // History keeps them, under the name they had.
     expect((await history(a, `server_id=${gone.id}`)).items.map((i) => i.server_name)).toEqual(['gone', 'gone']);
   });
@@ -89,7 +89,7 @@ describe.each(backends())('active alerts on %s + %s cache', (db, cache) => {
     const servers = [];
     for (let i = 0; i < 5; i++) servers.push(await monitoredServer(a, `fleet-${i}`));
     for (const s of servers) await heartbeat(a, s.token);
-    const detector = a.app.container.alerts.offline;
+    const detector = a.app.services.alerts.offline;
     let mono = 0;
     expect(await detector.tick(clock, mono)).toBe('checked');
 
@@ -121,11 +121,11 @@ describe.each(backends())('active alerts on %s + %s cache', (db, cache) => {
     const a = await app({ db, cache, env: offlineEnv(), now: () => clock });
     const s = await monitoredServer(a, 'old-news');
     await heartbeat(a, s.token);
-    await a.app.container.alerts.agent.flushHeartbeats();
+    await a.app.services.agent.agent.flushHeartbeats();
     // The service was down for an hour: a new process starts with an old heartbeat on record.
     clock += 3_600_000;
     const b = await app({ shareWith: a, now: () => clock });
-    expect(await b.app.container.alerts.offline.checkOffline(clock + 30_000)).toEqual([]);
-    expect(await b.app.container.alerts.offline.checkOffline(clock + 91_000)).toEqual([s.id]);
+    expect(await b.app.services.alerts.offline.checkOffline(clock + 30_000)).toEqual([]);
+    expect(await b.app.services.alerts.offline.checkOffline(clock + 91_000)).toEqual([s.id]);
   });
 });

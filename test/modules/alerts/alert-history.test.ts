@@ -58,7 +58,7 @@ describe.each(dbKinds())('alert history on %s', (db) => {
     seeds = seedRows(servers);
     seeds[0] = { ...seeds[0], server_id: 9999, server_name: 'gone-server' };
     seeds[1] = { ...seeds[1], server_id: servers[1], server_name: 'beta-then' };
-    await t.app.container.db.insertInto('alert_log').values(seeds).execute();
+    await t.app.services.db.insertInto('alert_log').values(seeds).execute();
   });
   afterAll(async () => t?.close());
 
@@ -215,7 +215,7 @@ describe.each(dbKinds())('alert history on %s', (db) => {
   });
 
   it('the daily counters follow deletes and updates of the log', async () => {
-    const c = t.app.container;
+    const c = t.app.services;
     const victim = (await history(t, `server_id=${servers[2]}&limit=3`)).items;
     await c.db.deleteFrom('alert_log').where('id', 'in', victim.map((v) => v.id)).execute();
     await c.db.updateTable('alert_log').set({ alert_type: 'disk' }).where('server_id', '=', servers[0]).where('alert_type', '=', 'mem').execute();

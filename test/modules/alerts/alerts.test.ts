@@ -107,7 +107,7 @@ describe.each(backends())('alerts on %s + %s cache', (db, cache) => {
     const quiet = await monitoredServer(t, 'quiet');
     const silentFromBirth = await monitoredServer(t, 'never-reported');
     await heartbeat(t, quiet.token);
-    const detector = t.app.container.alerts.offline;
+    const detector = t.app.services.alerts.offline;
     clock += 29_000;
     expect(await detector.checkOffline(clock)).toEqual([]);
     clock += 2_000;
@@ -171,7 +171,7 @@ describe.each(backends())('alerts on %s + %s cache', (db, cache) => {
     const { id, token } = await monitoredServer(t, 'goes-dark');
     await heartbeat(t, token);
     clock += 120_000;
-    expect(await t.app.container.alerts.offline.checkOffline(clock)).toContain(id);
+    expect(await t.app.services.alerts.offline.checkOffline(clock)).toContain(id);
     const sent = await eventually(async () => messages(OFFLINE_BOT_TOKEN).find((m) => m.text.includes('goes-dark')));
     expect(sent.text).toContain('Server offline');
     expect(messages(BOT_TOKEN).some((m) => m.text.includes('Server offline') && m.text.includes('goes-dark'))).toBe(false);

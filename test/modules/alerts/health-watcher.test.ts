@@ -45,7 +45,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
   });
 
   it('database and cache outages and recoveries are notified once per change', async () => {
-    const c = t.app.container;
+    const c = t.app.services;
     const down = { db: false, cache: false };
     let rebuilt = 0;
     const flaky: Cache = Object.create(c.cache, {
@@ -84,7 +84,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
   });
 
   it('with several workers, a cache outage is notified once: the claim is taken in the database', async () => {
-    const c = t.app.container;
+    const c = t.app.services;
     const claims = new NoticeClaimsRepository(c.db);
     let cacheDown = true;
     const deadCache: Cache = Object.create(c.cache, {
@@ -112,7 +112,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
   });
 
   it('a database claim is taken once until it expires', async () => {
-    const claims = new NoticeClaimsRepository(t.app.container.db);
+    const claims = new NoticeClaimsRepository(t.app.services.db);
     const at = new Date('2026-01-01T00:00:00Z');
     const later = (s: number) => new Date(at.getTime() + s * 1000);
     expect(await claims.claim('test:claim', 60, at)).toBe(true);
@@ -125,7 +125,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
 
   it('each notice is behind its notify_* switch', async () => {
     await putSetting(t, 'notify_system_db', 'false');
-    const c = t.app.container;
+    const c = t.app.services;
     // Forget the cross-worker de-duplication marks of the previous test.
     await c.cache.del('health:notice:db:down', 'health:notice:db:up');
     let dbDown = true;

@@ -7,7 +7,7 @@ import { SafeFetcher } from '../../../src/modules/allowlist/safe-fetch.js';
 import { offlineEnv, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 function serviceOf(t: TestApp): AllowlistService {
-  const c = t.app.container;
+  const c = t.app.services;
   return new AllowlistService({
     settings: c.settings,
     cache: c.cache,
@@ -37,7 +37,7 @@ describe.each(dbKinds())('scheduled subscription refresh on %s', (db) => {
 
   it('refreshes when due, not again within the period, and keeps the list on failure', async () => {
     const s = serviceOf(t);
-    const c = t.app.container;
+    const c = t.app.services;
     expect(await s.runScheduledRefresh(200)).toBe(false); // no URL yet
     await c.settings.set('login_subscription_url', `http://sub.example.test:${fake.port}/s`);
     await c.settings.set('login_manual_ips', '203.0.113.1');
@@ -61,7 +61,7 @@ describe.each(dbKinds())('scheduled subscription refresh on %s', (db) => {
 
   it('the interval runs only while started', async () => {
     const s = serviceOf(t);
-    const c = t.app.container;
+    const c = t.app.services;
     await c.settings.set('login_subscription_last_refresh', '');
     body = 'trojan://pw@two.example.com:443';
     s.start(20, 60);
@@ -88,7 +88,7 @@ describe.skipIf(!process.env.TEST_CACHE_URL)('scheduled refresh across two worke
   });
 
   it('only one worker refreshes per period', async () => {
-    await a.app.container.settings.set('login_subscription_url', `http://sub.example.test:${fake.port}/s`);
+    await a.app.services.settings.set('login_subscription_url', `http://sub.example.test:${fake.port}/s`);
     await new Promise((r) => setTimeout(r, 100));
     const hits = fake.requests.length;
     const results = await Promise.all([serviceOf(a).runScheduledRefresh(60_000), serviceOf(b).runScheduledRefresh(60_000)]);

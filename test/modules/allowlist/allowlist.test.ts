@@ -47,9 +47,9 @@ describe.each(dbKinds())('login IP allowlist on %s', (db) => {
   const state = async () => (await t.app.inject({ url: '/api/settings/ip-allowlist', headers: h })).json();
   const save = (payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/api/settings/ip-allowlist', headers: h, payload });
-  const setting = (k: string) => t.app.container.settings.get(k);
+  const setting = (k: string) => t.app.services.settings.get(k);
   const audits = (action: string) =>
-    t.app.container.db.selectFrom('audit_log').selectAll().where('action', '=', action).execute();
+    t.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', action).execute();
 
   it('needs an administrator', async () => {
     expect((await t.app.inject({ url: '/api/settings/ip-allowlist' })).statusCode).toBe(401);

@@ -39,15 +39,15 @@ describe.each(cacheKinds())('lockout on %s cache', (cache) => {
 });
 
 async function apiKey(app: TestApp): Promise<string> {
-  const c = app.app.container;
+  const c = app.app.services;
   return c.cipher.decrypt(c.settings.get('api_key')!);
 }
 
 describe('login IP allowlist', () => {
   it('refuses callers outside the list with 403 ip_blocked and audits it', async () => {
     t = await makeTestApp();
-    await t.app.container.settings.set('login_manual_ips', '10.1.2.3,192.168.0.0/16');
-    await t.app.container.settings.set('login_allowlist_enabled', 'true');
+    await t.app.services.settings.set('login_manual_ips', '10.1.2.3,192.168.0.0/16');
+    await t.app.services.settings.set('login_allowlist_enabled', 'true');
     const res = await login(t, ADMIN_PASSWORD);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ detail: 'ip_blocked' });
@@ -59,7 +59,7 @@ describe('login IP allowlist', () => {
 
   it('matches exact addresses, CIDR ranges and host names', async () => {
     t = await makeTestApp({ resolver: async (host) => (host === 'office.example.com' ? ['127.0.0.1'] : []) });
-    const s = t.app.container.settings;
+    const s = t.app.services.settings;
     await s.set('login_allowlist_enabled', 'On');
     await s.set('login_manual_ips', '127.0.0.1');
     expect((await login(t, ADMIN_PASSWORD)).statusCode).toBe(200);
@@ -94,14 +94,14 @@ describe('login IP allowlist', () => {
 
   it('reads X-Forwarded-For only when TRUST_PROXY=1', async () => {
     t = await makeTestApp({ env: { TRUST_PROXY: '1' } });
-    await t.app.container.settings.set('login_manual_ips', '203.0.113.7');
-    await t.app.container.settings.set('login_allowlist_enabled', 'yes');
+    await t.app.services.settings.set('login_manual_ips', '203.0.113.7');
+    await t.app.services.settings.set('login_allowlist_enabled', 'yes');
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' })).statusCode).toBe(200);
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(403);
     await t.close();
     t = await makeTestApp();
-    await t.app.container.settings.set('login_manual_ips', '203.0.113.7');
-    await t.app.container.settings.set('login_allowlist_enabled', 'yes');
+    await t.app.services.settings.set('login_manual_ips', '203.0.113.7');
+    await t.app.services.settings.set('login_allowlist_enabled', 'yes');
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(403);
   });
 });

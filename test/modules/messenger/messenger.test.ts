@@ -111,7 +111,7 @@ describe.each(dbKinds())('messenger bot channel on %s', (db) => {
   it('reveal-token returns the plain token and audits', async () => {
     const res = await post('/messenger/reveal-token');
     expect(res.json()).toEqual({ key: 'messenger_bot_token', value: TOKEN });
-    const rows = await t.app.container.db.selectFrom('audit_log').selectAll().where('action', '=', 'reveal_messenger_token').execute();
+    const rows = await t.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', 'reveal_messenger_token').execute();
     expect(rows.length).toBe(1);
     expect(JSON.stringify(rows)).not.toContain('SECRET');
   });
@@ -178,7 +178,7 @@ describe.each(dbKinds())('messenger bot channel on %s', (db) => {
     expect(JSON.parse(calls('sendMessage')[0].body).chat_id).toBe('777');
     const reveal = await post('/messenger/offline/reveal-token');
     expect(reveal.json()).toEqual({ key: 'messenger_offline_bot_token', value: OFFLINE });
-    const rows = await t.app.container.db.selectFrom('audit_log').selectAll().where('action', '=', 'reveal_offline_messenger_token').execute();
+    const rows = await t.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', 'reveal_offline_messenger_token').execute();
     expect(rows.length).toBe(1);
     script.getUpdates = () => ok([{ update_id: 1, message: { chat: chat(9, 'private', { first_name: 'Z' }) } }]);
     const chats = await get('/messenger/offline/chats');

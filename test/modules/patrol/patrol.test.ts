@@ -66,7 +66,7 @@ describe.each(dbKinds())('ops-patrol on %s', (db) => {
     expect(fs.readFileSync(envFile, 'utf8')).toContain("MESSENGER_BOT_TOKEN='5:patrol-token'");
     expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
     expect((await status()).messenger_env_synced).toBe(true);
-    const rows = await t.app.container.db.selectFrom('audit_log').selectAll().where('action', '=', 'sync_patrol_messenger').execute();
+    const rows = await t.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', 'sync_patrol_messenger').execute();
     expect(rows.length).toBe(1);
     expect(JSON.stringify(rows)).not.toContain('patrol-token');
   });

@@ -39,7 +39,7 @@ describe.each(dbKinds())('password presets on %s', (db) => {
     const row = (await call('GET', '/api/presets')).json().find((p: { id: number }) => p.id === id);
     expect(row).toMatchObject({ name: 'ops2', username: 'deploy' });
 
-    const stored = await t.app.container.db.selectFrom('password_presets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await t.app.services.db.selectFrom('password_presets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored.password_enc).not.toContain(secret);
     expect(stored.password_enc.startsWith('v1:')).toBe(true);
 

@@ -54,7 +54,7 @@ describe.each(dbKinds())('push faults on %s', (db) => {
         } else await new Promise((r) => setTimeout(r, 5));
       }
       expect(killed).toBe(true);
-      await t.app.container.push.waitFor(id);
+      await t.app.services.push.waitFor(id);
 
       const b = (await call('GET', `/api/sync/batches/${id}`)).json();
       expect(b).toMatchObject({ status: 'partial', succeeded: 1, failed: 1 });
@@ -73,7 +73,7 @@ describe.each(dbKinds())('push faults on %s', (db) => {
       // Back up: a manual retry runs at the next sweep and completes the push.
       await victim.restart();
       expect((await call('POST', `/api/retries/${job.id}/retry`)).json()).toMatchObject({ status: 'pending', next_retry_at: null });
-      expect(await t.app.container.retries.runDueRetries()).toMatchObject({ ran: 1, succeeded: 1 });
+      expect(await t.app.services.retries.runDueRetries()).toMatchObject({ ran: 1, succeeded: 1 });
       // The killed remote rsync could not remove its partial temp file; everything else matches.
       const pushed = Object.fromEntries(Object.entries(digestTree(vdir)).filter(([k]) => !k.startsWith('.big.bin.')));
       expect(pushed).toEqual(digestTree(big));
@@ -85,12 +85,14 @@ describe.each(dbKinds())('push faults on %s', (db) => {
   }, 60_000);
 
   it('a restart closes batches an earlier process left running', async () => {
-    const repo = new PushRepository(t.app.container.db);
+    const repo = new PushRepository(t.app.services.db);
     const id = `stale_${randomUUID().slice(0, 8)}`;
     await repo.createBatch(
       {
         batch_id: id, status: 'running', operator: 'admin', source_path: src, target_path: null, sync_mode: 'incremental',
         started_at: new Date().toISOString(), total: 3, succeeded: 0, failed: 0, skipped: 0,
+        // The lease of a process that is gone: it expired a minute ago.
+        lease_owner: 'gone:1:dead', lease_expires_at: new Date(Date.now() - 60_000).toISOString(),
       },
       [
         { server_id: 1, server_name: 'a', status: 'success' },

@@ -89,7 +89,7 @@ export interface EventLog {
 export function recordEvents(t: TestApp): EventLog {
   const events: LiveEvent[] = [];
   const waiters: Array<{ pred: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }> = [];
-  const stop = t.app.container.events.on((e) => {
+  const stop = t.app.services.events.on((e) => {
     events.push(e);
     for (const w of [...waiters]) {
       if (w.pred(e)) {

@@ -177,7 +177,7 @@ describe.each(dbKinds())('push engine on %s', (db) => {
     expect((await push({ server_ids: ids, batch_id: pre })).json()).toMatchObject({ status: 'cancelled', skipped: 3, succeeded: 0 });
 
     const mid = `mid_${randomUUID().slice(0, 8)}`;
-    const stop = t.app.container.events.on((e) => {
+    const stop = t.app.services.events.on((e) => {
       if (e.type === 'push_progress' && e.batch_id === mid && e.status === 'running') {
         void call('POST', '/api/sync/cancel', { batch_id: mid });
       }
@@ -194,7 +194,7 @@ describe.each(dbKinds())('push engine on %s', (db) => {
     expect(audit.map((a: { target_id: string }) => a.target_id)).toEqual(expect.arrayContaining([pre, mid]));
     expect((await call('POST', '/api/sync/cancel', { batch_id: 'no spaces' })).statusCode).toBe(422);
 
-    const cache = t.app.container.cache;
+    const cache = t.app.services.cache;
     const set = cache.set;
     cache.set = () => Promise.reject(new Error('cache down'));
     try {

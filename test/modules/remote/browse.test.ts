@@ -108,7 +108,7 @@ describe.each(dbKinds())('POST /api/sync/browse on %s', (db) => {
 
   it('the portable (stat) listing gives the same entries as the find one', async () => {
     const svc = (await import('../../../src/modules/remote/browse.service.js')).BrowseService;
-    const c = r.t.app.container;
+    const c = r.t.app.services;
     const browse = new svc({ servers: c.servers, ssh: c.ssh, audit: c.audit, staging: c.staging });
     const target = await c.servers.getTarget(r.serverId);
     const gnu = await browse.list(target, dir);

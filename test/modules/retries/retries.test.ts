@@ -28,7 +28,7 @@ describe.each(dbKinds())('retry jobs on %s', (db) => {
 
   const jobs = async () => (await call('GET', '/api/retries')).json() as Array<Record<string, unknown>>;
   const job = async (id: number) => (await jobs()).find((j) => j.id === id)!;
-  const sweep = (at: number) => t.app.container.retries.runDueRetries(new Date(at));
+  const sweep = (at: number) => t.app.services.retries.runDueRetries(new Date(at));
 
   it('a failed push leaves a pending job with a 60 s back-off', async () => {
     const b = (await call('POST', '/api/sync/files', { server_ids: [deadId], source_path: src })).json();
@@ -74,13 +74,13 @@ describe.each(dbKinds())('retry jobs on %s', (db) => {
     expect(res.json()).toMatchObject({ id: jobId, status: 'pending', retry_count: 0, next_retry_at: null, last_error: null });
 
     // Another worker holding the lock: this sweep does nothing.
-    const cache = t.app.container.cache;
+    const cache = t.app.services.cache;
     const token = await cache.acquireLock('retries:worker', 10_000);
-    expect(await t.app.container.retries.runDueRetries()).toMatchObject({ skipped: true, ran: 0 });
+    expect(await t.app.services.retries.runDueRetries()).toMatchObject({ skipped: true, ran: 0 });
     await cache.releaseLock('retries:worker', token!);
 
     expect((await call('PUT', `/api/servers/${deadId}`, { port: sshd.port })).statusCode).toBe(200);
-    expect(await t.app.container.retries.runDueRetries()).toMatchObject({ ran: 1, succeeded: 1 });
+    expect(await t.app.services.retries.runDueRetries()).toMatchObject({ ran: 1, succeeded: 1 });
     expect(await job(jobId)).toMatchObject({ status: 'succeeded', last_error: null });
     expect(digestTree(dest)).toEqual(digestTree(src));
 
@@ -111,7 +111,7 @@ describe.each(dbKinds())('retry jobs on %s', (db) => {
 
   it('a restart puts jobs that were running back in the queue', async () => {
     const [latest] = (await call('GET', '/api/retries?limit=1')).json();
-    await t.app.container.db.updateTable('retry_jobs').set({ status: 'running' }).where('id', '=', latest.id).execute();
+    await t.app.services.db.updateTable('retry_jobs').set({ status: 'running' }).where('id', '=', latest.id).execute();
     const t2 = await makeTestApp({ shareWith: t });
     try {
       const res = await t2.app.inject({ url: '/api/retries?limit=1', headers: await t2.auth() });

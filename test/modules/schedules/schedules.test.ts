@@ -117,7 +117,7 @@ describe.each(dbKinds())('schedules on %s', (db) => {
       await create({ name: 'push now', source_path: src, target_path: dest, server_ids: [serverId], fire_at: new Date(Date.now() - 1000).toISOString() })
     ).json();
     expect(s.next_run).toBe(s.fire_at);
-    const out = (await t.app.container.schedules.runDue()).filter((o) => o.schedule_id === s.id);
+    const out = (await t.app.services.schedules.runDue()).filter((o) => o.schedule_id === s.id);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ ok: true, batch_status: 'completed' });
     expect(digestTree(dest)).toEqual(digestTree(src));
@@ -126,7 +126,7 @@ describe.each(dbKinds())('schedules on %s', (db) => {
     const after = (await call('GET', '/api/schedules')).json().find((x: { id: number }) => x.id === s.id);
     expect(after).toMatchObject({ enabled: false, next_run: null });
     expect(after.last_run_at).toEqual(expect.any(String));
-    expect((await t.app.container.schedules.runDue()).filter((o) => o.schedule_id === s.id)).toHaveLength(0);
+    expect((await t.app.services.schedules.runDue()).filter((o) => o.schedule_id === s.id)).toHaveLength(0);
   });
 
   it('cron and once-by-cron script schedules fire at their matches, with exec_timeout unless long_task', async () => {
@@ -146,7 +146,7 @@ describe.each(dbKinds())('schedules on %s', (db) => {
     const mine = (o: { schedule_id: number }) => [cron.id, once.id, slow.id, long.id].includes(o.schedule_id);
 
     const now = Date.now();
-    const first = (await t.app.container.schedules.runDue(new Date(now))).filter(mine);
+    const first = (await t.app.services.schedules.runDue(new Date(now))).filter(mine);
     expect(first.map((o) => o.schedule_id).sort()).toEqual([slow.id, long.id].sort());
     const byRun = (o: { run_id?: string }) => ev.next((e) => e.type === 'script_progress' && e.run_id === o.run_id && e.status !== 'running');
     const slowDone = await byRun(first.find((o) => o.schedule_id === slow.id)!);
@@ -155,12 +155,12 @@ describe.each(dbKinds())('schedules on %s', (db) => {
     expect(longDone).toMatchObject({ status: 'finished', exit_code: 0, stdout: 'finished\n', schedule_id: long.id });
 
     const later = new Date(now + MIN + 1000);
-    const second = (await t.app.container.schedules.runDue(later)).filter(mine);
+    const second = (await t.app.services.schedules.runDue(later)).filter(mine);
     expect(second.map((o) => o.schedule_id).sort()).toEqual([cron.id, once.id].sort());
     expect(second.every((o) => o.ok)).toBe(true);
     expect(lines(cronLog)).toEqual(['tick']);
     expect(lines(onceLog)).toEqual(['once']);
-    expect((await t.app.container.schedules.runDue(later)).filter(mine)).toHaveLength(0);
+    expect((await t.app.services.schedules.runDue(later)).filter(mine)).toHaveLength(0);
 
     const list = (await call('GET', '/api/schedules')).json();
     const cronNow = list.find((x: { id: number }) => x.id === cron.id);
@@ -168,7 +168,7 @@ describe.each(dbKinds())('schedules on %s', (db) => {
     expect(Date.parse(cronNow.next_run)).toBeGreaterThan(later.getTime());
     expect(list.find((x: { id: number }) => x.id === once.id)).toMatchObject({ enabled: false, next_run: null });
 
-    const third = (await t.app.container.schedules.runDue(new Date(now + 2 * MIN + 1000))).filter(mine);
+    const third = (await t.app.services.schedules.runDue(new Date(now + 2 * MIN + 1000))).filter(mine);
     expect(third.map((o) => o.schedule_id)).toEqual([cron.id]);
     expect(lines(cronLog)).toEqual(['tick', 'tick']);
   }, 30_000);
@@ -185,7 +185,7 @@ describe.each(dbKinds())('schedules on %s', (db) => {
       await callA('POST', '/api/schedules', { name: 'cron', schedule_type: 'script', server_ids: [id], run_mode: 'cron', cron_expr: '* * * * *', script_content: `echo y >> '${cronLog}'` });
       for (const at of [Date.now() + MIN + 1000, Date.now() + 2 * MIN + 1000]) {
         const now = new Date(at);
-        const [ra, rb] = await Promise.all([a.app.container.schedules.runDue(now), b.app.container.schedules.runDue(now)]);
+        const [ra, rb] = await Promise.all([a.app.services.schedules.runDue(now), b.app.services.schedules.runDue(now)]);
         expect(ra.length + rb.length).toBeGreaterThanOrEqual(1);
       }
       expect(lines(onceLog)).toEqual(['x']);

@@ -109,7 +109,7 @@ describe.each(dbKinds())('server connection test against a real sshd on %s', (db
     const s = await create({ name: 'rotating', password: sshd.password });
     expect((await test(s.id)).ok).toBe(true);
     expect((await test(s.id)).ok).toBe(true);
-    const connects = t.app.container.ssh.stats().connectsTotal;
+    const connects = t.app.services.ssh.stats().connectsTotal;
 
     await call('PUT', `/api/servers/${s.id}`, { password: 'definitely-not-it' });
     expect(await test(s.id)).toMatchObject({ ok: false, error: expect.stringMatching(/authentication failed/i) });
@@ -120,7 +120,7 @@ describe.each(dbKinds())('server connection test against a real sshd on %s', (db
     expect(await test(s.id)).toMatchObject({ ok: false, error: expect.stringMatching(/refused/i) });
     await call('PUT', `/api/servers/${s.id}`, { port: sshd.port, auth_type: 'key', private_key: sshd.privateKey });
     expect((await test(s.id)).ok).toBe(true);
-    expect(t.app.container.ssh.stats().connectsTotal).toBeGreaterThan(connects);
+    expect(t.app.services.ssh.stats().connectsTotal).toBeGreaterThan(connects);
   });
 
   it('keeps names and paths with shell metacharacters away from the shell', async () => {

@@ -66,7 +66,7 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
     expect(k.json()).toMatchObject({ auth_type: 'key', has_credentials: true, username: 'root' });
     expect(k.json()).not.toHaveProperty('private_key');
 
-    const rows = await t.app.container.db.selectFrom('servers').selectAll().where('id', 'in', [pw.json().id, k.json().id]).execute();
+    const rows = await t.app.services.db.selectFrom('servers').selectAll().where('id', 'in', [pw.json().id, k.json().id]).execute();
     const raw = JSON.stringify(rows);
     for (const s of secrets) expect(raw).not.toContain(s);
 
@@ -76,7 +76,7 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
   });
 
   it('resolves targets for other modules: inline first, then presets; the server user wins', async () => {
-    const c = t.app.container;
+    const c = t.app.services;
     const inline = (await create({ name: 'target-inline', username: 'alice', private_key: rsaPkcs8.privateKey })).json();
     const target = await c.servers.getTarget(inline.id);
     expect(target).toMatchObject({ id: inline.id, name: 'target-inline', host: '127.0.0.1', port: 22, username: 'alice', hostKeyFingerprint: null });

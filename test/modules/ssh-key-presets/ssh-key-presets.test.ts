@@ -57,7 +57,7 @@ describe.each(dbKinds())('SSH key presets on %s', (db) => {
     const given = `${key.publicKey} laptop`;
     const { id } = (await call('POST', '/api/ssh-key-presets', { name: 'given', username: 'deploy', private_key: key.privateKey, public_key: given })).json();
     expect(await listed(id)).toMatchObject({ public_key: given, username: 'deploy' });
-    const stored = await t.app.container.db.selectFrom('ssh_key_presets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await t.app.services.db.selectFrom('ssh_key_presets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored.private_key_enc).not.toContain(keyMaterial(key.privateKey));
     expect(await auditHas('create_ssh_key_preset', id)).toBe(true);
     // Pasted from a .pub file, with its final line break: accepted and trimmed.

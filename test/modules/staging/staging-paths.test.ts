@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForbiddenPathError } from '../../../src/core/errors.js';
-import { isSameOrUnder, resolvePath, StagingPaths } from '../../../src/modules/staging/staging-paths.js';
+import { isSameOrUnder } from '../../../src/core/paths.js';
+import { resolvePath, StagingPaths } from '../../../src/modules/staging/staging-paths.js';
 import { removePrefixLeftovers, uniquePrefix } from './staging-helpers.js';
 
 describe('staging prefix rule', () => {

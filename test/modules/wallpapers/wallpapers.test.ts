@@ -135,7 +135,7 @@ describe.each(dbKinds())('wallpapers on %s', (db) => {
     expect(fs.readFileSync(path.join(dir, `${ymd(0)}.jpg`)).subarray(0, 4).toString()).toBe('kept');
     const again = await t.app.inject({ method: 'POST', url: '/api/settings/daily-wallpapers/sync', headers: h });
     expect(again.json().downloaded).toBe(0);
-    const audit = await t.app.container.db.selectFrom('audit_log').selectAll().where('action', '=', 'sync_wallpapers').execute();
+    const audit = await t.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', 'sync_wallpapers').execute();
     expect(audit.length).toBe(2);
   });
 

@@ -15,8 +15,8 @@ describe.each(dbKinds())('audit log on %s', (db) => {
   it('filters by action, admin and Asia/Shanghai days, newest first, with aliases', async () => {
     t = await makeTestApp({ db });
     const h = await t.auth(); // writes a `login` row
-    const audit = t.app.container.audit;
-    const repo = t.app.container.db;
+    const audit = t.app.services.audit;
+    const repo = t.app.services.db;
     await audit.record({ adminId: 1, username: 'alice', ip: '10.0.0.1' }, 'file_delete', { type: 'server', id: 7, detail: 'path=/x' });
     // 2026-03-01T17:30Z is 2026-03-02 01:30 in Shanghai.
     await repo.insertInto('audit_log').values({
@@ -62,13 +62,13 @@ describe.each(dbKinds())('audit log on %s', (db) => {
     t = await makeTestApp({ db });
     const h = await t.auth();
     const now = new Date().toISOString();
-    const server = await t.app.container.db.insertInto('servers').values({
+    const server = await t.app.services.db.insertInto('servers').values({
       name: 'web-1', host: '10.0.0.5', port: 22, username: 'root', auth_type: 'key', ssh_key_preset_id: null,
       password_preset_id: null, password_enc: null, private_key_enc: null, target_path: null, tags: '[]',
       host_key_fingerprint: null, last_heartbeat_at: null, agent_token_hash: null, created_at: now, updated_at: now,
     }).returning('id').executeTakeFirstOrThrow();
-    await t.app.container.audit.record(SYSTEM_ACTOR, 'test_server', { type: 'server', id: server.id });
-    await t.app.container.audit.record(SYSTEM_ACTOR, 'test_server', { type: 'server', id: 99999 });
+    await t.app.services.audit.record(SYSTEM_ACTOR, 'test_server', { type: 'server', id: server.id });
+    await t.app.services.audit.record(SYSTEM_ACTOR, 'test_server', { type: 'server', id: 99999 });
     const items = (await t.app.inject({ url: '/api/audit?action=test_server', headers: h })).json().items;
     expect(items.map((i: { target_name: string | null }) => i.target_name)).toEqual([null, 'web-1']);
     const login = (await t.app.inject({ url: '/api/audit?action=login', headers: h })).json().items[0];
@@ -79,7 +79,7 @@ describe.each(dbKinds())('audit log on %s', (db) => {
     const lines: string[] = [];
     const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
     t = await makeTestApp({ db, logger: { level: 'info', stream } });
-    await sql`DROP TABLE audit_log`.execute(t.app.container.db);
+    await sql`DROP TABLE audit_log`.execute(t.app.services.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN_USERNAME, password: 'admin-password-1' } });
     expect(res.statusCode).toBe(200);
     expect(lines.some((l) => l.includes('audit write failed'))).toBe(true);

@@ -36,7 +36,7 @@ describe.each(dbKinds())('NotificationService on %s', (db) => {
     reject = false;
   });
 
-  const c = () => t.app.container;
+  const c = () => t.app.services;
   const secrets = () => new SecretSettings(c().settings, c().cipher);
   const sent = () => bot.requests.map((r) => ({ token: r.url.split('/')[1].slice(3), body: JSON.parse(r.body) }));
 

@@ -40,13 +40,13 @@ describe.skipIf(!process.env.TEST_CACHE_URL).each(dbKinds())('settings propagati
         (v) => v.value === value,
       );
       expect(seen.ms).toBeLessThan(1000);
-      expect(b.app.container.settings.get('system_name')).toBe(value);
+      expect(b.app.services.settings.get('system_name')).toBe(value);
     }
   });
 
   it('integer settings hot reload in the running configuration', async () => {
     await a.app.inject({ method: 'PUT', url: '/api/settings/cpu_alert_threshold', headers: await a.auth(), payload: { value: '77' } });
-    await eventually(async () => b.app.container.settings.getInt('cpu_alert_threshold', 90), (v) => v === 77);
+    await eventually(async () => b.app.services.settings.getInt('cpu_alert_threshold', 90), (v) => v === 77);
   });
 
   it('encrypted secrets propagate and decrypt on the other worker', async () => {

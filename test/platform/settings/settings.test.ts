@@ -20,9 +20,9 @@ describe.each(dbKinds())('settings on %s', (db) => {
   const put = (key: string, value: unknown) =>
     t.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: h, payload: { value } });
   const storedRow = (key: string) =>
-    t.app.container.db.selectFrom('settings').selectAll().where('key', '=', key).executeTakeFirst();
+    t.app.services.db.selectFrom('settings').selectAll().where('key', '=', key).executeTakeFirst();
   const auditRows = (action: string) =>
-    t.app.container.db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute();
+    t.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute();
 
   it('needs an administrator', async () => {
     expect((await t.app.inject({ url: '/api/settings' })).statusCode).toBe(401);
@@ -55,7 +55,7 @@ describe.each(dbKinds())('settings on %s', (db) => {
   });
 
   it('shows database_url with its password replaced by ***', () => {
-    const c = t.app.container;
+    const c = t.app.services;
     const svc = new SettingsService({
       settings: c.settings,
       secrets: new SecretSettings(c.settings, c.cipher),
@@ -99,7 +99,7 @@ describe.each(dbKinds())('settings on %s', (db) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ key: 'system_name', value: 'Fleet One' });
     expect((await get('system_name')).json()).toMatchObject({ key: 'system_name', value: 'Fleet One', value_set: null });
-    expect(t.app.container.settings.get('system_name')).toBe('Fleet One');
+    expect(t.app.services.settings.get('system_name')).toBe('Fleet One');
     const audits = await auditRows('update_setting');
     expect(audits.at(-1)).toMatchObject({ detail: 'key=system_name', admin_username: 'admin' });
     expect((await storedRow('system_name'))?.value).toBe('Fleet One');
@@ -138,7 +138,7 @@ describe.each(dbKinds())('settings on %s', (db) => {
         expect(res.json().value).toBe(String(Number(String(v).trim())));
       }
     }
-    expect(t.app.container.settings.getInt('heartbeat_timeout', 0)).toBe(90);
+    expect(t.app.services.settings.getInt('heartbeat_timeout', 0)).toBe(90);
   });
 
   it('a body without value is a 422', async () => {
@@ -190,7 +190,7 @@ describe.each(dbKinds())('settings on %s', (db) => {
   });
 
   it('POST /api-key/reveal is 404 when no API key is stored', async () => {
-    const c = t.app.container;
+    const c = t.app.services;
     const stored = c.settings.get('api_key');
     await c.settings.delete('api_key');
     try {
@@ -235,7 +235,7 @@ describe('settings with a failing patrol env directory', () => {
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ key: 'messenger_bot_token', value: '7:xyz' });
-      expect(t.app.container.settings.has('messenger_bot_token')).toBe(true);
+      expect(t.app.services.settings.has('messenger_bot_token')).toBe(true);
     } finally {
       await t.close();
     }

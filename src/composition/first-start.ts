@@ -1,13 +1,16 @@
-/** First start: the first administrator and the API key, each created only when absent. */
+/**
+ * First start: the first administrator and the API key, each created only when absent. Runs in
+ * the process that owns the database (role `single` or `primary`), after migrations.
+ */
 import crypto from 'node:crypto';
-import type { AppConfig } from './config.js';
-import type { Cipher } from './core/crypto.js';
-import type { Logger } from './core/logger.js';
-import type { AdminsRepository } from './modules/admins/admins.repository.js';
-import { hashPassword } from './modules/auth/passwords.js';
-import type { RuntimeSettings } from './platform/settings/runtime-settings.js';
+import type { AppConfig } from '../config.js';
+import type { Cipher } from '../core/crypto.js';
+import type { Logger } from '../core/logger.js';
+import type { AdminsRepository } from '../modules/admins/index.js';
+import { hashPassword } from '../core/passwords.js';
+import type { RuntimeSettings } from '../platform/settings/runtime-settings.js';
 
-export interface BootstrapDeps {
+export interface FirstStartDeps {
   config: AppConfig;
   adminsRepo: AdminsRepository;
   settings: RuntimeSettings;
@@ -16,7 +19,7 @@ export interface BootstrapDeps {
   print?: (line: string) => void;
 }
 
-export async function bootstrapFirstStart(d: BootstrapDeps): Promise<void> {
+export async function firstStart(d: FirstStartDeps): Promise<void> {
   const print = d.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   if ((await d.adminsRepo.count()) === 0) {
     const generated = d.config.adminPassword === null;

@@ -3,18 +3,18 @@
  * result (`ok: false` with a client-safe `error`), never a throw, so one server can never take
  * its batch down with it.
  */
-import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from '../../adapters/rsync/index.js';
-import { shellQuote } from '../../adapters/ssh/quote.js';
-import type { HostKeyInfo, SshTarget } from '../../adapters/ssh/types.js';
+import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from './index.js';
+import { shellQuote } from '../ssh/quote.js';
+import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { errorMessage, isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { SyncMode } from './push.schemas.js';
+import type { RsyncMode } from './rsync-transport.js';
 
 export interface RsyncJob {
   /** Resolved local directory; its contents are copied. */
   source: string;
   remotePath: string;
-  mode: SyncMode;
+  mode: RsyncMode;
   dryRun?: boolean;
   itemize?: boolean;
   signal?: AbortSignal;

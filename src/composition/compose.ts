@@ -1,0 +1,171 @@
+/**
+ * The composition root: every service is built here, once per process, from explicit
+ * dependencies, and each feature mounts its own routes with only its own services. The process
+ * role decides what runs: migrations and the first start where the database is owned, boot
+ * recovery and the background loops where background work is owned (see `ProcessRole`).
+ * Nothing outside `src/app.ts` and `src/server.ts` imports this file.
+ */
+import { RsyncRunner } from '../adapters/rsync/index.js';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../core/logger.js';
+import { systemResolver, type HostResolver } from '../core/network.js';
+import { pingDatabase } from '../db/database.js';
+import { createAdminsModule } from '../modules/admins/index.js';
+import { createAgentModule } from '../modules/agent/index.js';
+import { createAlertsModule } from '../modules/alerts/index.js';
+import { createAllowlistModule } from '../modules/allowlist/index.js';
+import { createAuthModule } from '../modules/auth/index.js';
+import { createHealthModule } from '../modules/health/index.js';
+import { createMessengerModule } from '../modules/messenger/index.js';
+import { createPatrolModule } from '../modules/patrol/index.js';
+import { createPresetsModule } from '../modules/presets/index.js';
+import { createPushModule } from '../modules/push/index.js';
+import { createRemoteModule } from '../modules/remote/index.js';
+import { createRetriesModule } from '../modules/retries/index.js';
+import { createSchedulesModule } from '../modules/schedules/index.js';
+import { createScriptsModule } from '../modules/scripts/index.js';
+import { createServersModule } from '../modules/servers/index.js';
+import { createSshKeyPresetsModule } from '../modules/ssh-key-presets/index.js';
+import { createStagingModule } from '../modules/staging/index.js';
+import { createWallpapersModule } from '../modules/wallpapers/index.js';
+import { auditRoutes } from '../platform/audit/audit.routes.js';
+import { eventsRoutes } from '../platform/events/events.routes.js';
+import { mount, type Feature } from '../platform/feature.js';
+import { newLeaseOwner } from '../platform/leases.js';
+import { dutiesOf, type ProcessRole } from '../platform/process-role.js';
+import { settingsRoutes } from '../platform/settings/settings.routes.js';
+import { SettingsService } from '../platform/settings/settings.service.js';
+import { firstStart } from './first-start.js';
+import { buildPlatform } from './platform.js';
+import { FeatureRunner } from './lifecycle.js';
+
+export interface ComposeOptions {
+  /** Host-name resolver for the login allowlist (tests inject one). */
+  resolver?: HostResolver;
+  /** Resolver for user-supplied outbound URLs (the allowlist subscription fetch); tests inject one. */
+  fetchResolver?: HostResolver;
+  /** Where the generated first-admin password is printed. */
+  print?: (line: string) => void;
+  /** Wall clock (ms) for monitoring: heartbeat times, alert rows, offline checks; tests inject one. */
+  now?: () => number;
+}
+
+export type Services = Awaited<ReturnType<typeof buildServices>>;
+
+export interface Composition {
+  role: ProcessRole;
+  services: Services;
+  features: Feature[];
+  start(): Promise<void>;
+  /** Stops what `start` started, then closes the platform (SSH pool, events, cache, database). */
+  stop(): Promise<void>;
+}
+
+async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, opts: ComposeOptions, closers: Array<() => Promise<void> | void>) {
+  const duties = dutiesOf(role);
+  const now = opts.now ?? (() => Date.now());
+  const owner = newLeaseOwner();
+  // Trust on first use: the pool reports a first-seen host key, the servers feature pins it.
+  const platform = await buildPlatform(config, log, duties.migrate, closers, (id, fp) => servers.servers.pinHostKey(id, fp));
+  const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh } = platform;
+
+  const admins = createAdminsModule({ db, cache, audit, log, now });
+  const auth = createAuthModule({
+    admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
+    secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver,
+  });
+  const verifyCurrentPassword = auth.auth.verifyCurrentPassword.bind(auth.auth);
+  const presets = createPresetsModule({ db, cipher, audit, verifyCurrentPassword });
+  const sshKeyPresets = createSshKeyPresetsModule({ db, cipher, audit, verifyCurrentPassword });
+  const servers = createServersModule({ db, cipher, audit, ssh, log, passwordPresets: presets.repo, sshKeyPresets: sshKeyPresets.repo });
+  const staging = createStagingModule({
+    prefix: config.stagingPrefix, audit, log, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,
+  });
+  const remote = createRemoteModule({ servers: servers.servers, ssh, audit, staging: staging.paths, uploadMaxBytes: config.uploadMaxBytes });
+
+  const runner = new RsyncRunner({ hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log });
+  const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db };
+  const retries = createRetriesModule(fleet);
+  const push = createPushModule({ ...fleet, retries: retries.retries, events });
+  const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log });
+  const schedules = createSchedulesModule({ db, push: push.push, scripts: scripts.scripts, staging: staging.paths, audit, log });
+
+  const alerts = createAlertsModule({
+    db, cache, settings, notifications, events, log, now, version: config.version,
+    heartbeats: { flush: () => agent.agent.flushHeartbeats(), markOffline: (ids) => agent.agent.setStatus(ids, 'offline') },
+  });
+  const agent = createAgentModule({ db, cache, engine: alerts.engine, servers: servers.servers, ssh, settings, audit, log, now });
+
+  const allowlist = createAllowlistModule({
+    settings, cache, audit, log, resolver: opts.fetchResolver ?? systemResolver, allowPrivateFetch: config.allowPrivateFetch,
+  });
+  const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
+  const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase });
+  const wallpapers = createWallpapersModule({ dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log });
+  const health = createHealthModule({ pingDb: () => pingDatabase(db), cache, version: config.version });
+
+  const settingsService = new SettingsService({
+    settings, secrets, audit, log, databaseUrl: config.databaseUrl, startedAt: new Date().toISOString(), syncPatrolEnv: patrol.syncEnv,
+  });
+  const platformFeature: Feature = {
+    name: 'platform',
+    routes: [
+      mount('/api/audit', auditRoutes, { audit }),
+      mount('/api/settings', settingsRoutes, { settings: settingsService }),
+      mount('', eventsRoutes, { events, authenticate: (token: string) => auth.auth.authenticate(token) }),
+    ],
+  };
+
+  if (duties.firstStart) await firstStart({ config, adminsRepo: admins.repo, settings, cipher, log, print: opts.print });
+
+  // Registration order is route order: the settings area's fixed paths are registered before
+  // nothing else claims them, and Fastify prefers static segments over `/api/settings/:key`.
+  const features: Feature[] = [
+    health.feature, auth.feature, admins.feature, platformFeature, servers.feature, presets.feature, sshKeyPresets.feature,
+    agent.feature, alerts.feature, staging.feature, remote.feature, push.feature, retries.feature, scripts.feature,
+    schedules.feature, allowlist.feature, messenger.feature, wallpapers.feature, patrol.feature,
+  ];
+  return {
+    config, log, owner, ...platform,
+    admins: admins.admins, adminsRepo: admins.repo, auth: auth.auth, tokens: auth.tokens, guard: auth.guard,
+    servers: servers.servers, staging: staging.paths, push: push.push, retries: retries.retries,
+    scripts: scripts.scripts, schedules: schedules.schedules,
+    alerts: { store: alerts.store, engine: alerts.engine, history: alerts.history, offline: alerts.offline, health: alerts.health, now: alerts.now },
+    agent: { agent: agent.agent, installer: agent.installer },
+    allowlist: allowlist.allowlist, wallpapers: wallpapers.wallpapers,
+    features,
+  };
+}
+
+export async function compose(config: AppConfig, role: ProcessRole, log: Logger, opts: ComposeOptions = {}): Promise<Composition> {
+  const closers: Array<() => Promise<void> | void> = [];
+  let services: Services;
+  try {
+    services = await buildServices(config, log, role, opts, closers);
+  } catch (err) {
+    await closeAll(closers, log);
+    throw err;
+  }
+  const duties = dutiesOf(role);
+  const runner = new FeatureRunner(services.features, log);
+  return {
+    role,
+    services,
+    features: services.features,
+    start: () => runner.start({ background: duties.background, loops: duties.background && config.backgroundJobs }),
+    async stop() {
+      await runner.stop();
+      await closeAll(closers, log);
+    },
+  };
+}
+
+async function closeAll(closers: Array<() => Promise<void> | void>, log: Logger): Promise<void> {
+  for (const fn of closers.reverse()) {
+    try {
+      await fn();
+    } catch (err) {
+      log.warn({ err }, 'error during shutdown');
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The platform every feature stands on, built once per process: database (migrated by the
+ * process that owns it), cache, cipher, runtime settings (hot reload over the cache), audit, the
+ * live event bus, bot notifications and the one SSH pool. Each piece that needs stopping adds
+ * itself to `closers`, which run in reverse order.
+ */
+import type { Kysely } from 'kysely';
+import { createCache } from '../adapters/cache/index.js';
+import type { Cache } from '../adapters/cache/cache.js';
+import { SshPool } from '../adapters/ssh/ssh-pool.js';
+import type { AppConfig } from '../config.js';
+import { createCipher, type Cipher } from '../core/crypto.js';
+import type { Logger } from '../core/logger.js';
+import { createDatabase, type DatabaseHandle, type Dialect } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { Database } from '../db/types.js';
+import { AuditRepository } from '../platform/audit/audit.repository.js';
+import { AuditService } from '../platform/audit/audit.service.js';
+import { EventBus } from '../platform/events/event-bus.js';
+import { NotificationService } from '../platform/notifications/notification.service.js';
+import { RuntimeSettings } from '../platform/settings/runtime-settings.js';
+import { SecretSettings } from '../platform/settings/secret-settings.js';
+import { SettingsRepository } from '../platform/settings/settings.repository.js';
+
+export interface Platform {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  cache: Cache;
+  cipher: Cipher;
+  settings: RuntimeSettings;
+  secrets: SecretSettings;
+  audit: AuditService;
+  events: EventBus;
+  notifications: NotificationService;
+  /** Host keys first seen by the pool are pinned through `onHostKeyPinned` (set by the servers feature). */
+  ssh: SshPool;
+}
+
+/** The PostgreSQL pool is sized from stored settings when present, else from the environment. */
+async function openDatabase(config: AppConfig, migrate: boolean, log: Logger): Promise<DatabaseHandle> {
+  let handle = createDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, maxOverflow: config.dbMaxOverflow });
+  if (migrate) {
+    const applied = await migrateToLatest(handle.db);
+    if (applied.length) log.info({ applied }, 'database migrations applied');
+  }
+  if (handle.dialect === 'postgres') {
+    const repo = new SettingsRepository(handle.db);
+    const size = Number((await repo.get('db_pool_size'))?.value ?? Number.NaN);
+    const overflow = Number((await repo.get('db_max_overflow'))?.value ?? Number.NaN);
+    if (Number.isInteger(size) || Number.isInteger(overflow)) {
+      await handle.destroy();
+      handle = createDatabase(config.databaseUrl, {
+        poolSize: Number.isInteger(size) ? size : config.dbPoolSize,
+        maxOverflow: Number.isInteger(overflow) ? overflow : config.dbMaxOverflow,
+      });
+    }
+  }
+  return handle;
+}
+
+export async function buildPlatform(
+  config: AppConfig,
+  log: Logger,
+  migrate: boolean,
+  closers: Array<() => Promise<void> | void>,
+  pinHostKey: (serverId: number, fingerprint: string) => Promise<void>,
+): Promise<Platform> {
+  const handle = await openDatabase(config, migrate, log);
+  closers.push(() => handle.destroy());
+  const cache = createCache(config.cacheUrl, { prefix: config.cachePrefix, logger: log });
+  closers.push(() => cache.close());
+  const cipher = createCipher(config.encryptionKey);
+
+  const settings = new RuntimeSettings(new SettingsRepository(handle.db), cache, log);
+  await settings.load();
+  await settings.start();
+  closers.push(() => settings.stop());
+  const secrets = new SecretSettings(settings, cipher, log);
+
+  const audit = new AuditService(new AuditRepository(handle.db), log);
+  const events = new EventBus(cache, log);
+  await events.start();
+  closers.push(() => events.stop());
+  const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log });
+
+  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey });
+  closers.push(() => ssh.closeAll());
+  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, ssh };
+}

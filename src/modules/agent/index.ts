@@ -1,0 +1,44 @@
+/**
+ * The monitoring agent: per-server tokens, heartbeats (`/api/agent`, public but token-checked),
+ * the install script, and installing it over SSH (`/api/servers/{id}/agent-token`, `/install-agent`).
+ */
+import type { Kysely } from 'kysely';
+import type { Cache } from '../../adapters/cache/cache.js';
+import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
+import type { Logger } from '../../core/logger.js';
+import type { Database } from '../../db/types.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import { mount, type Feature } from '../../platform/feature.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import type { AlertEngine } from '../alerts/index.js';
+import type { ServersService } from '../servers/index.js';
+import { AgentInstaller } from './agent-installer.service.js';
+import { agentServerRoutes } from './agent-servers.routes.js';
+import { AgentRepository } from './agent.repository.js';
+import { agentRoutes } from './agent.routes.js';
+import { AgentService } from './agent.service.js';
+
+export type { AgentInstaller, AgentService };
+
+export interface AgentModuleDeps {
+  db: Kysely<Database>;
+  cache: Cache;
+  engine: AlertEngine;
+  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  ssh: Pick<SshPool, 'exec'>;
+  settings: RuntimeSettings;
+  audit: AuditService;
+  log: Logger;
+  now: () => number;
+}
+
+export function createAgentModule(d: AgentModuleDeps) {
+  const agent = new AgentService({ repo: new AgentRepository(d.db), cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now });
+  const installer = new AgentInstaller({ agent, servers: d.servers, ssh: d.ssh, settings: d.settings, audit: d.audit, log: d.log });
+  const feature: Feature = {
+    name: 'agent',
+    routes: [mount('/api/agent', agentRoutes, { agent }), mount('/api/servers', agentServerRoutes, { agent, installer })],
+    perProcess: { start: () => agent.start(), stop: () => agent.stop() },
+  };
+  return { agent, installer, feature };
+}

@@ -1,0 +1,39 @@
+/**
+ * Login, tokens and the checks before credentials (allowlist, lockout), and `/api/auth`.
+ * `auth.authenticate(token)` is what the request hook and the live socket use.
+ */
+import type { Cache } from '../../adapters/cache/cache.js';
+import type { Cipher } from '../../core/crypto.js';
+import type { Logger } from '../../core/logger.js';
+import type { HostResolver } from '../../core/network.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import { mount, type Feature } from '../../platform/feature.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import type { AdminLookup, AdminsRepository } from '../admins/index.js';
+import { authRoutes } from './auth.routes.js';
+import { AuthService } from './auth.service.js';
+import { LoginGuard } from './login-guard.js';
+import { TokenService } from './tokens.js';
+
+export type { AuthService, LoginGuard, TokenService };
+
+export interface AuthModuleDeps {
+  admins: AdminsRepository;
+  lookup: AdminLookup;
+  cache: Cache;
+  settings: RuntimeSettings;
+  audit: AuditService;
+  cipher: Cipher;
+  log: Logger;
+  secretKey: string;
+  /** Resolves allowlist host names at login. */
+  resolver: HostResolver;
+}
+
+export function createAuthModule(d: AuthModuleDeps) {
+  const tokens = new TokenService(d.secretKey);
+  const guard = new LoginGuard(d.cache, d.settings, d.log, d.resolver);
+  const auth = new AuthService({ admins: d.admins, lookup: d.lookup, tokens, guard, audit: d.audit, cipher: d.cipher, settings: d.settings });
+  const feature: Feature = { name: 'auth', routes: [mount('/api/auth', authRoutes, { auth })] };
+  return { auth, guard, tokens, feature };
+}

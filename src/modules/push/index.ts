@@ -1,0 +1,59 @@
+/**
+ * The push engine and its routes under `/api/sync` (files, preview, cancel, batches). Batches
+ * carry leases: renewed while this process runs them, recovered by any process once they expire.
+ */
+import type { Kysely } from 'kysely';
+import type { Cache } from '../../adapters/cache/cache.js';
+import type { RsyncRunner } from '../../adapters/rsync/index.js';
+import type { Logger } from '../../core/logger.js';
+import type { Database } from '../../db/types.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import { mount, type Feature } from '../../platform/feature.js';
+import { leaseLifecycle } from '../../platform/leases.js';
+import type { RetriesService } from '../retries/index.js';
+import type { ServersService } from '../servers/index.js';
+import type { StagingPaths } from '../staging/index.js';
+import { PushRepository } from './push.repository.js';
+import { pushRoutes } from './push.routes.js';
+import { PushService } from './push.service.js';
+
+export type { PushService };
+
+export interface PushModuleDeps {
+  db: Kysely<Database>;
+  cache: Cache;
+  runner: RsyncRunner;
+  retries: Pick<RetriesService, 'createForFailure'>;
+  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  staging: StagingPaths;
+  audit: AuditService;
+  events: Pick<EventBus, 'publish'>;
+  log: Logger;
+  owner: string;
+}
+
+export function createPushModule(d: PushModuleDeps) {
+  const push = new PushService({ ...d, repo: new PushRepository(d.db) });
+  const leases = leaseLifecycle({
+    name: 'push',
+    cache: d.cache,
+    log: d.log,
+    renew: () => push.renewLeases(),
+    recover: () => push.recoverExpired(),
+  });
+  const feature: Feature = {
+    name: 'push',
+    routes: [mount('/api/sync', pushRoutes, { push })],
+    ...leases,
+    perProcess: {
+      start: leases.perProcess.start,
+      // Running rsyncs stop and their batches are written down before the leases stop renewing.
+      async stop() {
+        await push.shutdown();
+        await leases.perProcess.stop();
+      },
+    },
+  };
+  return { push, feature };
+}

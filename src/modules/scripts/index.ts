@@ -1,0 +1,31 @@
+/** Stored scripts and running them on servers over SSH (`/api/scripts`). */
+import type { Kysely } from 'kysely';
+import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
+import type { Logger } from '../../core/logger.js';
+import type { Database } from '../../db/types.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import { mount, type Feature } from '../../platform/feature.js';
+import type { NotificationService } from '../../platform/notifications/notification.service.js';
+import type { ServersService } from '../servers/index.js';
+import { ScriptsRepository } from './scripts.repository.js';
+import { scriptsRoutes } from './scripts.routes.js';
+import { ScriptsService } from './scripts.service.js';
+
+export type { ScriptsService };
+
+export interface ScriptsModuleDeps {
+  db: Kysely<Database>;
+  ssh: Pick<SshPool, 'exec'>;
+  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  audit: AuditService;
+  events: Pick<EventBus, 'publish'>;
+  notifications: Pick<NotificationService, 'notify'>;
+  log: Logger;
+}
+
+export function createScriptsModule(d: ScriptsModuleDeps) {
+  const scripts = new ScriptsService({ ...d, repo: new ScriptsRepository(d.db) });
+  const feature: Feature = { name: 'scripts', routes: [mount('/api/scripts', scriptsRoutes, { scripts })] };
+  return { scripts, feature };
+}

@@ -1,0 +1,39 @@
+/**
+ * The fleet: server records, their credentials (inline or from a preset), trust-on-first-use host
+ * keys, and `/api/servers`. `servers.getTarget(id)` is how every remote feature reaches a server.
+ */
+import type { Kysely } from 'kysely';
+import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
+import type { Cipher } from '../../core/crypto.js';
+import type { Logger } from '../../core/logger.js';
+import type { Database } from '../../db/types.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import { mount, type Feature } from '../../platform/feature.js';
+import { ServersRepository } from './servers.repository.js';
+import { serversRoutes } from './servers.routes.js';
+import { ServersService } from './servers.service.js';
+import type { PresetSources } from './servers.targets.js';
+
+export type { ServersService };
+
+export interface ServersModuleDeps extends PresetSources {
+  db: Kysely<Database>;
+  cipher: Cipher;
+  audit: AuditService;
+  ssh: Pick<SshPool, 'exec' | 'forget'>;
+  log: Logger;
+}
+
+export function createServersModule(d: ServersModuleDeps) {
+  const servers = new ServersService({
+    repo: new ServersRepository(d.db),
+    passwordPresets: d.passwordPresets,
+    sshKeyPresets: d.sshKeyPresets,
+    cipher: d.cipher,
+    audit: d.audit,
+    ssh: d.ssh,
+    log: d.log,
+  });
+  const feature: Feature = { name: 'servers', routes: [mount('/api/servers', serversRoutes, { servers })] };
+  return { servers, feature };
+}

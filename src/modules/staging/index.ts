@@ -1,0 +1,36 @@
+/**
+ * The local staging area (`STAGING_PREFIX`, `/tmp/svc_upload_` by default): ZIP uploads extracted
+ * into it, browsing and editing it, and the rule every push source obeys (`paths`: inside
+ * staging once symlinks and `..` are resolved).
+ */
+import type { Logger } from '../../core/logger.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import { mount, type Feature } from '../../platform/feature.js';
+import { StagingPaths } from './staging-paths.js';
+import { stagingRoutes } from './staging.routes.js';
+import { StagingService } from './staging.service.js';
+import { StatWorker } from './stat-worker.js';
+import { ZipUploadService } from './zip-upload.service.js';
+
+export type { StagingPaths };
+
+export interface StagingModuleDeps {
+  prefix: string;
+  audit: AuditService;
+  log: Logger;
+  zipMaxBytes: number;
+  zipMaxUncompressed: number;
+}
+
+export function createStagingModule(d: StagingModuleDeps) {
+  const paths = new StagingPaths(d.prefix);
+  const statWorker = new StatWorker();
+  const staging = new StagingService(paths, d.audit, statWorker);
+  const zips = new ZipUploadService(paths, d.audit, d.log, { maxBytes: d.zipMaxBytes, maxUncompressed: d.zipMaxUncompressed });
+  const feature: Feature = {
+    name: 'staging',
+    routes: [mount('/api/sync', stagingRoutes, { staging, zips, zipMaxBytes: d.zipMaxBytes })],
+    perProcess: { start() {}, stop: () => statWorker.close() },
+  };
+  return { paths, feature };
+}
