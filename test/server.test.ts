@@ -1,59 +1,14 @@
 /** The real entry point as a process: first start, graceful stop, refusals with clear messages. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, ProcessScope, waitHealthy } from './helpers/service-process.js';
 
-const TSX = path.resolve('node_modules/.bin/tsx');
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-srv-'));
-  dirs.push(d);
-  return d;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(env: Record<string, string>) {
-  const child = spawn(TSX, ['src/server.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe' });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, out: () => out, err: () => err };
-}
-
-async function waitHealthy(port: number, ms = 20_000): Promise<Record<string, unknown>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      if (res.ok) return (await res.json()) as Record<string, unknown>;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until) throw new Error('service did not become healthy');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const scope = new ProcessScope();
+afterEach(() => scope.cleanup());
+const start = (env: Record<string, string>) => scope.start(env);
+const tempDir = () => scope.tempDir();
 
 describe('server process', () => {
   it('first start: creates the admin with a printed password, keeps keys, stops gracefully', async () => {

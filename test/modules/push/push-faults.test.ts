@@ -84,9 +84,19 @@ describe.each(dbKinds())('push faults on %s', (db) => {
     }
   }, 60_000);
 
-  it('a restart closes batches an earlier process left running', async () => {
+  it('a restart closes batches whose lease expired, and leaves batches of a live process alone', async () => {
     const repo = new PushRepository(t.app.services.db);
     const id = `stale_${randomUUID().slice(0, 8)}`;
+    const live = `live_${randomUUID().slice(0, 8)}`;
+    await repo.createBatch(
+      {
+        batch_id: live, status: 'running', operator: 'admin', source_path: src, target_path: null, sync_mode: 'incremental',
+        started_at: new Date().toISOString(), total: 1, succeeded: 0, failed: 0, skipped: 0,
+        // Another process that is alive and renewing: its lease runs for another 20 s.
+        lease_owner: 'alive:2:busy', lease_expires_at: new Date(Date.now() + 20_000).toISOString(),
+      },
+      [{ server_id: 4, server_name: 'd', status: 'running' }],
+    );
     await repo.createBatch(
       {
         batch_id: id, status: 'running', operator: 'admin', source_path: src, target_path: null, sync_mode: 'incremental',
@@ -109,6 +119,10 @@ describe.each(dbKinds())('push faults on %s', (db) => {
         ['failed', 'interrupted by a service restart'],
         ['failed', 'interrupted by a service restart'],
       ]);
+      // Each interrupted server got a retry job, so the push still completes.
+      expect(b.results.slice(1).every((r: { retry_job_id: number | null }) => typeof r.retry_job_id === 'number')).toBe(true);
+      const kept = (await t2.app.inject({ url: `/api/sync/batches/${live}`, headers: await t2.auth() })).json();
+      expect(kept).toMatchObject({ status: 'running', results: [{ status: 'running', error: null }] });
     } finally {
       await t2.close();
     }
