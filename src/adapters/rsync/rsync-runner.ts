@@ -3,7 +3,7 @@
  * result (`ok: false` with a client-safe `error`), never a throw, so one server can never take
  * its batch down with it.
  */
-import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from './index.js';
+import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from './rsync-transport.js';
 import { shellQuote } from '../ssh/quote.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { errorMessage, isClientSafe } from '../../core/errors.js';
