@@ -3,16 +3,56 @@
  * schema's types (`?limit=10`); a JSON body is taken as sent, so a wrong type is the 422 the
  * contract asks for (`{"name": 123}` is not a name, `"1"` is not a list of server ids).
  * Both remove unlisted properties and apply defaults, like Fastify's own default.
+ *
+ * Every request is validated with Ajv's default (stop at the first error): `allErrors` would let
+ * one crafted request make validation do unbounded work. Only a request that already failed, and
+ * is small, is validated once more to report every field's message; a large one reports the first.
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 
-const common = { removeAdditional: true, useDefaults: true, allErrors: true } as const;
+const common = { removeAdditional: true, useDefaults: true } as const;
+/** Values (objects, arrays, scalars) a failed request may have for its every-field report. */
+const REPORT_BUDGET = 2000;
+/** At most this many field messages in one 422. */
+const MAX_REPORTED = 20;
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/** True when `value` has at most `budget` nodes; stops counting as soon as it is over. */
+export function withinBudget(value: unknown, budget: number): boolean {
+  let left = budget;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    if (--left < 0) return false;
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v.slice(0, left + 1));
+    else if (v !== null && typeof v === 'object') stack.push(...Object.values(v).slice(0, left + 1));
+  }
+  return true;
+}
 
 export function installValidation(app: FastifyInstance): void {
   const factory = AjvCompiler();
-  const coercing = factory({}, { customOptions: { ...common, coerceTypes: 'array' } });
-  const strict = factory({}, { customOptions: { ...common, coerceTypes: false } });
-  const compiler: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? strict : coercing)(route);
+  const make = (coerceTypes: false | 'array', allErrors: boolean) =>
+    factory({}, { customOptions: { ...common, coerceTypes, allErrors } });
+  const firstError = { coercing: make('array', false), strict: make(false, false) };
+  const everyError = { coercing: make('array', true), strict: make(false, true) };
+
+  const compiler: FastifySchemaCompiler<unknown> = (route) => {
+    const kind = route.httpPart === 'body' ? 'strict' : 'coercing';
+    const fast = firstError[kind](route) as Validate;
+    let full: Validate | null = null;
+    const validate: Validate = (data) => {
+      if (fast(data)) return true;
+      validate.errors = fast.errors;
+      if (withinBudget(data, REPORT_BUDGET)) {
+        full ??= everyError[kind](route) as Validate;
+        if (!full(data)) validate.errors = (full.errors ?? fast.errors ?? []).slice(0, MAX_REPORTED);
+      }
+      return false;
+    };
+    return validate;
+  };
   app.setValidatorCompiler(compiler);
 }
