@@ -149,6 +149,15 @@ export interface PushBatchesTable {
   lease_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** One live message of a push batch, numbered per batch; `payload` is the message as JSON. */
+export interface PushEventsTable {
+  id: Id;
+  batch_id: string;
+  seq: number;
+  payload: string;
+  created_at: string;
+}
+
 export interface PushResultsTable {
   id: Id;
   batch_id: string;
@@ -180,6 +189,7 @@ export interface Database {
   retry_jobs: RetryJobsTable;
   push_batches: PushBatchesTable;
   push_results: PushResultsTable;
+  push_events: PushEventsTable;
   notice_claims: NoticeClaimsTable;
 }
 

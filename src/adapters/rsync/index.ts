@@ -4,3 +4,4 @@ export {
   type RsyncStats, type RunRsyncOptions, type RsyncResult,
 } from './rsync-transport.js';
 export { RsyncRunner, type RsyncJob, type RsyncOutcome, type RsyncRunnerDeps } from './rsync-runner.js';
+export { parseProgressLine, ProgressReader, type RsyncProgress } from './rsync-progress.js';

@@ -8,6 +8,7 @@ import { shellQuote } from '../ssh/quote.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { errorMessage, isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import type { RsyncProgress } from './rsync-progress.js';
 import type { RsyncMode } from './rsync-transport.js';
 
 export interface RsyncJob {
@@ -19,6 +20,8 @@ export interface RsyncJob {
   itemize?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Progress of a real run (not a dry run) as rsync reports it. */
+  onProgress?: (p: RsyncProgress) => void;
 }
 
 export interface RsyncOutcome {
@@ -71,11 +74,12 @@ export class RsyncRunner {
         mode: job.mode,
         dryRun: job.dryRun,
         itemize: job.itemize,
+        progress: Boolean(job.onProgress) && !job.dryRun,
         stats: true,
         sshCommand: ssh.sshCommand,
         extra,
       });
-      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs });
+      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs, onProgress: job.onProgress });
       if (r.exitCode === 0) return { ok: true, stats: r.stats, stdout: r.stdout, error: null, durationMs: elapsed() };
       this.forget(target);
       let error: string;

@@ -3,6 +3,7 @@
  * it trusts exactly the host key our pool verified, authenticates with the server's stored
  * credentials, and never exposes a secret on a command line or in the environment.
  */
+import { ProgressReader, type RsyncProgress } from './rsync-progress.js';
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -168,6 +169,8 @@ export interface BuildRsyncArgvOptions {
   mode: RsyncMode;
   dryRun?: boolean;
   itemize?: boolean;
+  /** Report overall progress on stdout (`--info=progress2`). */
+  progress?: boolean;
   /** `--stats` (on unless false), needed by parseRsyncStats. */
   stats?: boolean;
   sshCommand: string;
@@ -183,6 +186,8 @@ export function buildRsyncArgv(o: BuildRsyncArgvOptions): string[] {
   if (o.mode === 'checksum') argv.push('--checksum');
   if (o.dryRun) argv.push('-n');
   if (o.itemize) argv.push('--itemize-changes');
+  // One overall progress line per update, not one per file; names stay out of it.
+  if (o.progress) argv.push('--info=progress2');
   if (o.stats !== false) argv.push('--stats');
   argv.push('-e', o.sshCommand, ...(o.extra ?? []));
   const src = o.source.endsWith('/') ? o.source : `${o.source}/`;
@@ -250,6 +255,8 @@ export interface RunRsyncOptions {
   killGraceMs?: number;
   /** Keep the last N bytes of stdout (stats are at the end). Default 4 MiB. */
   maxStdoutBytes?: number;
+  /** Called for each `--info=progress2` update (the argv must ask for them). */
+  onProgress?: (p: RsyncProgress) => void;
 }
 
 export interface RsyncResult {
@@ -276,7 +283,11 @@ export function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: RunRsyncO
     });
     const stdout = new TailBuffer(opts.maxStdoutBytes ?? 4 * 1024 * 1024);
     const stderr = new TailBuffer(64 * 1024);
-    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    const progress = opts.onProgress ? new ProgressReader(opts.onProgress) : null;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout.push(d);
+      progress?.push(d);
+    });
     child.stderr.on('data', (d: Buffer) => stderr.push(d));
     let aborted = false;
     let timedOut = false;

@@ -8,6 +8,7 @@ import * as m0005 from './20261122T0005-alerts.js';
 import * as m0008 from './20261122T0008-alert-counts.js';
 import * as m0009 from './20261122T0009-notice-claims.js';
 import * as m0010 from './20261124T0001-leases.js';
+import * as m0011 from './20261124T0002-push-events.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T0008-alert-counts': m0008,
   '20261122T0009-notice-claims': m0009,
   '20261124T0001-leases': m0010,
+  '20261124T0002-push-events': m0011,
 };

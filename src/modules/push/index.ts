@@ -1,11 +1,13 @@
 /**
- * The push engine and its routes under `/api/sync` (files, preview, cancel, batches). Batches
- * carry leases: renewed while this process runs them, recovered by any process once they expire.
+ * The push engine and its routes under `/api/sync` (files, preview, cancel, batches and their
+ * replayable live messages). Batches carry leases: renewed while this process runs them,
+ * recovered by any process once they expire.
  */
 import type { Kysely } from 'kysely';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { RsyncRunner } from '../../adapters/rsync/index.js';
 import type { Logger } from '../../core/logger.js';
+import { every, type Periodic } from '../../core/periodic.js';
 import type { Database } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
@@ -14,6 +16,8 @@ import { leaseLifecycle } from '../../platform/leases.js';
 import type { RetriesService } from '../retries/index.js';
 import type { ServersService } from '../servers/index.js';
 import type { StagingPaths } from '../staging/index.js';
+import { PushEventsRepository } from './push-events.repository.js';
+import { PushJournal } from './push-journal.js';
 import { PushRepository } from './push.repository.js';
 import { pushRoutes } from './push.routes.js';
 import { PushService } from './push.service.js';
@@ -33,8 +37,13 @@ export interface PushModuleDeps {
   owner: string;
 }
 
+/** Replayable messages older than the retention are dropped once an hour. */
+const JOURNAL_PRUNE_MS = 3600_000;
+
 export function createPushModule(d: PushModuleDeps) {
-  const push = new PushService({ ...d, repo: new PushRepository(d.db) });
+  const journal = new PushJournal({ repo: new PushEventsRepository(d.db), events: d.events, log: d.log });
+  const push = new PushService({ ...d, repo: new PushRepository(d.db), journal });
+  let pruning: Periodic | null = null;
   const leases = leaseLifecycle({
     name: 'push',
     cache: d.cache,
@@ -45,7 +54,17 @@ export function createPushModule(d: PushModuleDeps) {
   const feature: Feature = {
     name: 'push',
     routes: [mount('/api/sync', pushRoutes, { push })],
-    ...leases,
+    onBoot: leases.onBoot,
+    background: {
+      start() {
+        leases.background.start();
+        pruning = every(JOURNAL_PRUNE_MS, () => journal.prune(), (err) => d.log.warn({ err }, 'push journal prune failed'));
+      },
+      async stop() {
+        await pruning?.stop();
+        await leases.background.stop();
+      },
+    },
     perProcess: {
       start: leases.perProcess.start,
       // Running rsyncs stop and their batches are written down before the leases stop renewing.

@@ -8,16 +8,19 @@ import { errorMessage, isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
-import type { LiveEvent } from '../../platform/events/event-bus.js';
-import type { RsyncRunner } from '../../adapters/rsync/index.js';
+import type { RsyncProgress, RsyncRunner } from '../../adapters/rsync/index.js';
+import { throttleLatest } from '../../core/throttle.js';
 import type { RetriesService } from '../retries/index.js';
 import type { ServersService } from '../servers/index.js';
 import { mapLimit } from '../../core/map-limit.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type BatchCounts, type PushRepository } from './push.repository.js';
+import type { PushJournal } from './push-journal.js';
 import type { BatchStatus, SyncMode } from './push.schemas.js';
 
 export const CANCEL_KEY_PREFIX = 'push:cancel:';
+/** Progress messages per server: at most two a second, the newest wins. */
+export const PROGRESS_INTERVAL_MS = 500;
 export const SHUTDOWN_ERROR = 'interrupted by a service shutdown';
 
 export interface BatchDeps {
@@ -26,7 +29,8 @@ export interface BatchDeps {
   retries: Pick<RetriesService, 'createForFailure'>;
   servers: Pick<ServersService, 'targetFromRow'>;
   cache: Cache;
-  events: { publish(event: LiveEvent): Promise<void> };
+  /** Numbers, stores and publishes the batch's live messages. */
+  journal: Pick<PushJournal, 'record' | 'close'>;
   log: Logger;
 }
 
@@ -62,7 +66,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     }
   };
   const progress = (serverId: number, status: string, extra: Record<string, unknown> = {}): void => {
-    void d.events.publish({ type: 'push_progress', batch_id: p.batchId, server_id: serverId, status, ...extra });
+    void d.journal.record(p.batchId, { type: 'push_progress', server_id: serverId, status, ...extra });
   };
 
   const runOne = async (row: ServerRow): Promise<void> => {
@@ -76,9 +80,24 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     progress(row.id, 'running', { server_name: row.name });
     const remotePath = effectiveTargetPath(p.targetPath, row.target_path);
     let outcome: { ok: boolean; error: string | null; files: number; bytes: number; durationMs: number };
+    const transfer = throttleLatest<RsyncProgress>(PROGRESS_INTERVAL_MS, (t) =>
+      progress(row.id, 'running', {
+        server_name: row.name,
+        percent: t.percent,
+        bytes_transferred: t.bytes,
+        rate_bps: t.rateBps,
+        eta_s: t.etaSeconds,
+      }),
+    );
     try {
       const target = await d.servers.targetFromRow(row);
-      const r = await d.runner.run(target, { source: p.source, remotePath, mode: p.mode, signal: p.signal });
+      const r = await d.runner.run(target, {
+        source: p.source,
+        remotePath,
+        mode: p.mode,
+        signal: p.signal,
+        onProgress: (t) => transfer.push(t),
+      });
       outcome = {
         ok: r.ok,
         error: r.error,
@@ -91,6 +110,9 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
       const safe = isClientSafe(err);
       if (!safe) d.log.warn({ batchId: p.batchId, serverId: row.id, err: String(err) }, 'push could not start');
       outcome = { ok: false, error: safe ? err.message : 'The push could not be started', files: 0, bytes: 0, durationMs: 0 };
+    } finally {
+      // The outcome below reports the final figures; a progress message after it would be stale.
+      transfer.cancel();
     }
     if (outcome.ok) {
       counts.succeeded++;
@@ -135,7 +157,8 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
 
   const status = batchStatus(counts, cancelled);
   await d.repo.finishBatch(p.batchId, status, counts, nowIso());
-  void d.events.publish({ type: 'push_complete', batch_id: p.batchId, status, total: p.total, operator: p.operator, ...counts });
+  await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });
+  await d.journal.close(p.batchId);
   return status;
 }
 

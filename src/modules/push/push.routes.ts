@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { type PushService } from './push.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import {
-  BatchAccepted, BatchListQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
+  BatchAccepted, BatchEventsQuery, BatchEventsView, BatchListQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
 } from './push.schemas.js';
 
 /** Push routes under /api/sync (other plugins share the prefix): files, preview, cancel, batches. */
@@ -48,6 +48,20 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ push: PushService }> = asyn
     '/batches',
     { schema: { tags, querystring: BatchListQuery, response: { 200: Type.Array(BatchView) } } },
     async (req) => push.listBatches(req.query.limit ?? 20),
+  );
+
+  app.get(
+    '/batches/:batch_id/events',
+    {
+      schema: {
+        tags,
+        description: 'The live messages of a batch after `after` (a seq), oldest first: what a page that reconnects or opens the batch later missed.',
+        params: BatchParams,
+        querystring: BatchEventsQuery,
+        response: { 200: BatchEventsView, 404: ErrorResponse },
+      },
+    },
+    async (req) => push.eventsOf(req.params.batch_id, req.query.after ?? 0, req.query.limit ?? 1000),
   );
 
   app.get(

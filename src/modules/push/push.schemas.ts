@@ -87,6 +87,57 @@ export const PreviewView = Type.Object({
 
 export const CancelView = Type.Object({ cancelled: Type.Literal(true), batch_id: Type.String() });
 
+/**
+ * A live message of a push batch, as sent on /ws/alerts and replayed by
+ * GET /api/sync/batches/{id}/events. `seq` numbers a batch's messages from 1 without gaps.
+ * - push_started: operator, source_path, target_path, sync_mode, total, failed (unknown servers)
+ * - push_progress: server_id, server_name, status running (started, then transfer updates with
+ *   percent, bytes_transferred, rate_bps, eta_s at most twice a second) or success / failed /
+ *   skipped (done: files_transferred, bytes_transferred, duration_ms, error, retry_job_id)
+ * - push_complete: status, total, succeeded, failed, skipped, operator
+ */
+export const BatchEvent = Type.Object(
+  {
+    type: Type.Union([Type.Literal('push_started'), Type.Literal('push_progress'), Type.Literal('push_complete')]),
+    batch_id: Type.String(),
+    seq: Type.Integer({ minimum: 1 }),
+    server_id: Type.Optional(Type.Integer()),
+    server_name: Type.Optional(Nullable(Type.String())),
+    status: Type.Optional(Type.String()),
+    percent: Type.Optional(Type.Number()),
+    bytes_transferred: Type.Optional(Type.Number()),
+    rate_bps: Type.Optional(Type.Number()),
+    eta_s: Type.Optional(Type.Number()),
+    files_transferred: Type.Optional(Type.Integer()),
+    duration_ms: Type.Optional(Type.Integer()),
+    error: Type.Optional(Nullable(Type.String())),
+    retry_job_id: Type.Optional(Nullable(Type.Integer())),
+    total: Type.Optional(Type.Integer()),
+    succeeded: Type.Optional(Type.Integer()),
+    failed: Type.Optional(Type.Integer()),
+    skipped: Type.Optional(Type.Integer()),
+    operator: Type.Optional(Nullable(Type.String())),
+    source_path: Type.Optional(Type.String()),
+    target_path: Type.Optional(Nullable(Type.String())),
+    sync_mode: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const BatchEventsQuery = Type.Object({
+  after: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 1000 })),
+});
+
+export const BatchEventsView = Type.Object({
+  batch_id: Type.String(),
+  status: BatchStatus,
+  events: Type.Array(BatchEvent),
+  /** The seq of the last message returned (or `after` when none); ask again after it while `more`. */
+  last_seq: Type.Integer(),
+  more: Type.Boolean(),
+});
+
 export const BatchListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) });
 export const BatchParams = Type.Object({ batch_id: Type.String({ maxLength: 200 }) });
 
@@ -98,3 +149,5 @@ export type PushResultView = Static<typeof PushResultView>;
 export type BatchView = Static<typeof BatchView>;
 export type PreviewView = Static<typeof PreviewView>;
 export type CancelView = Static<typeof CancelView>;
+export type BatchEvent = Static<typeof BatchEvent>;
+export type BatchEventsView = Static<typeof BatchEventsView>;

@@ -19,7 +19,8 @@ import { CANCEL_KEY_PREFIX, executeBatch, failWithRetry, type BatchDeps } from '
 import { toPreview } from './push-preview.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type NewResult } from './push.repository.js';
-import type { BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
+import type { PushJournal } from './push-journal.js';
+import type { BatchEventsView, BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
 
 export const DEFAULT_BATCH_SIZE = 50;
 export const DEFAULT_CONCURRENCY = 5;
@@ -34,6 +35,7 @@ export interface PushDeps extends BatchDeps {
   audit: AuditService;
   /** This process's lease identity (see platform/leases). */
   owner: string;
+  journal: Pick<PushJournal, 'record' | 'close' | 'since'>;
 }
 
 export type StartOutcome = { async: true; batch_id: string } | { async: false; batch: BatchView };
@@ -85,6 +87,16 @@ export class PushService {
       type: 'batch',
       id: batchId,
       detail: `servers=${ids.join(',')} mode=${mode} source=${source} target=${targetPath ?? '(server default)'}`.slice(0, 2000),
+    });
+
+    await this.d.journal.record(batchId, {
+      type: 'push_started',
+      operator: actor.username,
+      source_path: source,
+      target_path: targetPath,
+      sync_mode: mode,
+      total: ids.length,
+      failed: ids.length - members.length,
     });
 
     const abort = new AbortController();
@@ -148,6 +160,16 @@ export class PushService {
     return toBatchView(batch, await this.d.repo.resultsOf([batchId]));
   }
 
+  /** The batch's live messages after `after` (its seq), oldest first: what a reconnecting page missed. */
+  async eventsOf(batchId: string, after: number, limit: number): Promise<BatchEventsView> {
+    const batch = await this.d.repo.getBatch(batchId);
+    if (!batch) throw new NotFoundError('Batch not found');
+    const events = (await this.d.journal.since(batchId, after, limit + 1)) as BatchEventsView['events'];
+    const more = events.length > limit;
+    const page = more ? events.slice(0, limit) : events;
+    return { batch_id: batchId, status: batch.status as BatchView['status'], events: page, last_seq: page.at(-1)?.seq ?? after, more };
+  }
+
   async listBatches(limit = 20): Promise<BatchView[]> {
     const batches = await this.d.repo.listBatches(limit);
     const results = await this.d.repo.resultsOf(batches.map((b) => b.batch_id));
@@ -187,7 +209,8 @@ export class PushService {
       const counts = { succeeded, failed, skipped };
       const status = batchStatus(counts, false);
       await this.d.repo.finishBatch(batch.batch_id, status, counts, nowIso());
-      void this.d.events.publish({ type: 'push_complete', batch_id: batch.batch_id, status, total: Number(batch.total), operator: batch.operator, ...counts });
+      await this.d.journal.record(batch.batch_id, { type: 'push_complete', status, total: Number(batch.total), operator: batch.operator, ...counts });
+      await this.d.journal.close(batch.batch_id);
       closed.push(batch.batch_id);
     }
     if (closed.length) this.d.log.warn({ batches: closed }, 'recovered push batches whose process stopped');
@@ -202,7 +225,7 @@ export class PushService {
   }
 
   private publish(batchId: string, serverId: number, status: string, extra: Record<string, unknown>): void {
-    void this.d.events.publish({ type: 'push_progress', batch_id: batchId, server_id: serverId, status, ...extra });
+    void this.d.journal.record(batchId, { type: 'push_progress', server_id: serverId, status, ...extra });
   }
 
   private notFoundAsNull(err: unknown): null {

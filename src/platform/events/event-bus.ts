@@ -11,6 +11,7 @@ export const EVENTS_CHANNEL = 'events';
 export type LiveEventType =
   | 'alert'
   | 'recovery'
+  | 'push_started'
   | 'push_progress'
   | 'push_complete'
   | 'script_progress'
