@@ -9,12 +9,15 @@ import type { Logger } from '../../core/logger.js';
 import type { Database } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mount, type Feature } from '../../platform/feature.js';
+import { FleetQueryRepository } from './fleet-query.repository.js';
+import { fleetQueryRoutes } from './fleet-query.routes.js';
+import { FleetQueryService } from './fleet-query.service.js';
 import { ServersRepository } from './servers.repository.js';
 import { serversRoutes } from './servers.routes.js';
 import { ServersService } from './servers.service.js';
 import type { PresetSources } from './servers.targets.js';
 
-export type { ServersService };
+export type { FleetQueryService, ServersService };
 
 export interface ServersModuleDeps extends PresetSources {
   db: Kysely<Database>;
@@ -34,6 +37,10 @@ export function createServersModule(d: ServersModuleDeps) {
     ssh: d.ssh,
     log: d.log,
   });
-  const feature: Feature = { name: 'servers', routes: [mount('/api/servers', serversRoutes, { servers })] };
-  return { servers, feature };
+  const fleet = new FleetQueryService(new FleetQueryRepository(d.db));
+  const feature: Feature = {
+    name: 'servers',
+    routes: [mount('/api/servers', fleetQueryRoutes, { fleet }), mount('/api/servers', serversRoutes, { servers })],
+  };
+  return { servers, fleet, feature };
 }
