@@ -15,6 +15,7 @@ import { createAgentModule } from '../modules/agent/index.js';
 import { createAlertsModule } from '../modules/alerts/index.js';
 import { createAllowlistModule } from '../modules/allowlist/index.js';
 import { createAuthModule } from '../modules/auth/index.js';
+import { createDashboardModule } from '../modules/dashboard/index.js';
 import { createHealthModule } from '../modules/health/index.js';
 import { createMessengerModule } from '../modules/messenger/index.js';
 import { createPatrolModule } from '../modules/patrol/index.js';
@@ -102,6 +103,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
   const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase });
   const wallpapers = createWallpapersModule({ dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log });
+  const dashboard = createDashboardModule({ fleet: servers.fleet, alerts: alerts.active, push: push.push, retries: retries.retries });
   const health = createHealthModule({ pingDb: () => pingDatabase(db), cache, version: config.version });
 
   const settingsService = new SettingsService({
@@ -123,7 +125,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const features: Feature[] = [
     health.feature, auth.feature, admins.feature, platformFeature, servers.feature, presets.feature, sshKeyPresets.feature,
     agent.feature, alerts.feature, staging.feature, remote.feature, push.feature, retries.feature, scripts.feature,
-    schedules.feature, allowlist.feature, messenger.feature, wallpapers.feature, patrol.feature,
+    schedules.feature, allowlist.feature, messenger.feature, wallpapers.feature, patrol.feature, dashboard.feature,
   ];
   return {
     config, log, owner, ...platform,

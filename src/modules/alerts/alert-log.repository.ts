@@ -121,6 +121,24 @@ export class AlertLogRepository {
       .execute();
   }
 
+  /** The rows that opened the alerts still active (newest first), with their server's current name. */
+  openRows(limit: number): Promise<Array<AlertRow & { current_name: string | null }>> {
+    const newest = this.db
+      .selectFrom('alert_log')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .groupBy(['server_id', 'alert_type']);
+    return this.db
+      .selectFrom('alert_log')
+      .innerJoin('servers', 'servers.id', 'alert_log.server_id')
+      .selectAll('alert_log')
+      .select('servers.name as current_name')
+      .where('alert_log.id', 'in', newest)
+      .where('alert_log.is_recovery', '=', 0)
+      .orderBy('alert_log.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   async newestIsOpen(serverId: number, type: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('alert_log')

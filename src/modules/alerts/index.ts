@@ -12,6 +12,8 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import { mount, type Feature } from '../../platform/feature.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import { activeAlertsRoutes } from './active-alerts.routes.js';
+import { ActiveAlertsService } from './active-alerts.service.js';
 import { ActiveAlertStore } from './active-alerts.store.js';
 import { AlertEngine } from './alert-engine.service.js';
 import { alertHistoryRoutes } from './alert-history.routes.js';
@@ -23,7 +25,7 @@ import { NoticeClaimsRepository } from './notice-claims.repository.js';
 import { OfflineDetector } from './offline-detector.js';
 import { ServerStatusRepository } from './server-status.repository.js';
 
-export type { ActiveAlertStore, AlertEngine, AlertHistoryService, HealthWatcher, OfflineDetector };
+export type { ActiveAlertsService, ActiveAlertStore, AlertEngine, AlertHistoryService, HealthWatcher, OfflineDetector };
 export type { Reading } from './alert-engine.service.js';
 export type { AlertType } from './alert-messages.js';
 
@@ -48,6 +50,7 @@ export function createAlertsModule(d: AlertsModuleDeps) {
   const store = new ActiveAlertStore(d.cache);
   const engine = new AlertEngine({ repo, store, settings: d.settings, notifications: d.notifications, events: d.events, log });
   const history = new AlertHistoryService({ repo, store, now, log });
+  const active = new ActiveAlertsService(repo, store);
   const offline = new OfflineDetector({
     repo: new ServerStatusRepository(d.db),
     engine,
@@ -70,7 +73,7 @@ export function createAlertsModule(d: AlertsModuleDeps) {
   });
   const feature: Feature = {
     name: 'alerts',
-    routes: [mount('/api/alert-history', alertHistoryRoutes, { history })],
+    routes: [mount('/api/alert-history', activeAlertsRoutes, { active }), mount('/api/alert-history', alertHistoryRoutes, { history })],
     perProcess: {
       async start() {
         try {
@@ -96,5 +99,5 @@ export function createAlertsModule(d: AlertsModuleDeps) {
       },
     },
   };
-  return { store, engine, history, offline, health, now, feature };
+  return { store, engine, history, active, offline, health, now, feature };
 }

@@ -105,6 +105,15 @@ export class PushRepository {
       .execute();
   }
 
+  /** Newest first, optionally of one status, with the total for paging. */
+  async pageBatches(status: string | undefined, limit: number, offset: number): Promise<{ rows: PushBatchRow[]; total: number }> {
+    let q = this.db.selectFrom('push_batches');
+    if (status) q = q.where('status', '=', status);
+    const rows = await q.selectAll().orderBy('started_at', 'desc').orderBy('batch_id', 'desc').limit(limit).offset(offset).execute();
+    const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(count?.n ?? 0) };
+  }
+
   async resultsOf(batchIds: string[]): Promise<PushResultRow[]> {
     if (batchIds.length === 0) return [];
     return this.db

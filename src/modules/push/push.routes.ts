@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { type PushService } from './push.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import {
-  BatchAccepted, BatchEventsQuery, BatchEventsView, BatchListQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
+  BatchAccepted, BatchEventsQuery, BatchEventsView, BatchListQuery, BatchSummaryPage, BatchSummaryQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
 } from './push.schemas.js';
 
 /** Push routes under /api/sync (other plugins share the prefix): files, preview, cancel, batches. */
@@ -48,6 +48,19 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ push: PushService }> = asyn
     '/batches',
     { schema: { tags, querystring: BatchListQuery, response: { 200: Type.Array(BatchView) } } },
     async (req) => push.listBatches(req.query.limit ?? 20),
+  );
+
+  app.get(
+    '/batch-summaries',
+    {
+      schema: {
+        tags,
+        description: 'Batches without their per-server results, newest first, with a total for paging.',
+        querystring: BatchSummaryQuery,
+        response: { 200: BatchSummaryPage },
+      },
+    },
+    async (req) => push.summaries(req.query),
   );
 
   app.get(

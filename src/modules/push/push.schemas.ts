@@ -138,6 +138,22 @@ export const BatchEventsView = Type.Object({
   more: Type.Boolean(),
 });
 
+/** A batch without its per-server results: what a history list shows. */
+export const BatchSummary = Type.Omit(BatchView, ['results']);
+
+export const BatchSummaryQuery = Type.Object({
+  status: Type.Optional(BatchStatus),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
+});
+
+export const BatchSummaryPage = Type.Object({
+  items: Type.Array(BatchSummary),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
 export const BatchListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) });
 export const BatchParams = Type.Object({ batch_id: Type.String({ maxLength: 200 }) });
 
@@ -151,3 +167,6 @@ export type PreviewView = Static<typeof PreviewView>;
 export type CancelView = Static<typeof CancelView>;
 export type BatchEvent = Static<typeof BatchEvent>;
 export type BatchEventsView = Static<typeof BatchEventsView>;
+export type BatchSummary = Static<typeof BatchSummary>;
+export type BatchSummaryQuery = Static<typeof BatchSummaryQuery>;
+export type BatchSummaryPage = Static<typeof BatchSummaryPage>;

@@ -20,7 +20,7 @@ import { toPreview } from './push-preview.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type NewResult } from './push.repository.js';
 import type { PushJournal } from './push-journal.js';
-import type { BatchEventsView, BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
+import type { BatchEventsView, BatchSummary, BatchSummaryPage, BatchSummaryQuery, BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
 
 export const DEFAULT_BATCH_SIZE = 50;
 export const DEFAULT_CONCURRENCY = 5;
@@ -170,6 +170,14 @@ export class PushService {
     return { batch_id: batchId, status: batch.status as BatchView['status'], events: page, last_seq: page.at(-1)?.seq ?? after, more };
   }
 
+  /** Batches without their per-server results, newest first: the history list. */
+  async summaries(q: BatchSummaryQuery): Promise<BatchSummaryPage> {
+    const limit = q.limit ?? 20;
+    const offset = q.offset ?? 0;
+    const { rows, total } = await this.d.repo.pageBatches(q.status, limit, offset);
+    return { items: rows.map((b) => summaryOf(b)), total, limit, offset };
+  }
+
   async listBatches(limit = 20): Promise<BatchView[]> {
     const batches = await this.d.repo.listBatches(limit);
     const results = await this.d.repo.resultsOf(batches.map((b) => b.batch_id));
@@ -232,6 +240,11 @@ export class PushService {
     if (err instanceof NotFoundError) return null;
     throw err;
   }
+}
+
+function summaryOf(b: PushBatchRow): BatchSummary {
+  const { results: _none, ...summary } = toBatchView(b, []);
+  return summary;
 }
 
 function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchView {

@@ -16,6 +16,26 @@ export class RetriesRepository {
     return this.db.selectFrom('retry_jobs').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
+  async countByStatus(): Promise<Array<{ status: string; n: number }>> {
+    const rows = await this.db
+      .selectFrom('retry_jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+  }
+
+  async listByStatus(status: RetryStatus, limit: number): Promise<RetryJobRow[]> {
+    return this.db
+      .selectFrom('retry_jobs')
+      .selectAll()
+      .where('status', '=', status)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   async get(id: number): Promise<RetryJobRow | undefined> {
     return this.db.selectFrom('retry_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }

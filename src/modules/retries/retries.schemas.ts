@@ -19,7 +19,17 @@ export const RetryJobView = Type.Object({
   created_at: Type.String(),
 });
 
+/** Retry jobs by status, and the newest that ran out of attempts. */
+export const RetryOverview = Type.Object({
+  pending: Type.Integer(),
+  running: Type.Integer(),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+  recent_failed: Type.Array(RetryJobView),
+});
+
 export const RetryListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) });
 
 export type RetryStatus = Static<typeof RetryStatus>;
 export type RetryJobView = Static<typeof RetryJobView>;
+export type RetryOverview = Static<typeof RetryOverview>;

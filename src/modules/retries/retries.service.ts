@@ -19,7 +19,7 @@ import { leaseUntil } from '../../platform/leases.js';
 import type { ServersService } from '../servers/index.js';
 import type { StagingPaths } from '../staging/index.js';
 import type { RetriesRepository } from './retries.repository.js';
-import type { RetryJobView, RetryStatus } from './retries.schemas.js';
+import type { RetryJobView, RetryOverview, RetryStatus } from './retries.schemas.js';
 
 export const MAX_RETRIES = 3;
 export const BACKOFF_BASE_MS = 60_000;
@@ -90,6 +90,15 @@ export class RetriesService {
 
   async list(limit = 100): Promise<RetryJobView[]> {
     return (await this.d.repo.list(limit)).map(toRetryView);
+  }
+
+  async overview(recent = 5): Promise<RetryOverview> {
+    const out: RetryOverview = { pending: 0, running: 0, succeeded: 0, failed: 0, recent_failed: [] };
+    for (const { status, n } of await this.d.repo.countByStatus()) {
+      if (status === 'pending' || status === 'running' || status === 'succeeded' || status === 'failed') out[status] = n;
+    }
+    out.recent_failed = (await this.d.repo.listByStatus('failed', recent)).map(toRetryView);
+    return out;
   }
 
   /** Called by the push engine for a failed server; returns the job id. */

@@ -6,6 +6,8 @@
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mount, type Feature } from '../../platform/feature.js';
+import { stagingDirsRoutes } from './staging-dirs.routes.js';
+import { StagingDirsService } from './staging-dirs.service.js';
 import { StagingPaths } from './staging-paths.js';
 import { stagingRoutes } from './staging.routes.js';
 import { StagingService } from './staging.service.js';
@@ -29,7 +31,10 @@ export function createStagingModule(d: StagingModuleDeps) {
   const zips = new ZipUploadService(paths, d.audit, d.log, { maxBytes: d.zipMaxBytes, maxUncompressed: d.zipMaxUncompressed });
   const feature: Feature = {
     name: 'staging',
-    routes: [mount('/api/sync', stagingRoutes, { staging, zips, zipMaxBytes: d.zipMaxBytes })],
+    routes: [
+      mount('/api/sync', stagingRoutes, { staging, zips, zipMaxBytes: d.zipMaxBytes }),
+      mount('/api/sync', stagingDirsRoutes, { dirs: new StagingDirsService(paths) }),
+    ],
     perProcess: { start() {}, stop: () => statWorker.close() },
   };
   return { paths, feature };
