@@ -88,7 +88,8 @@ describe.runIf(CLUSTER)('WORKERS=2 on PostgreSQL + Redis', () => {
       .values({
         server_id: 900003, server_name: 'r', operator: 'admin', source_path: '/tmp/svc_upload_gone', target_path: '/srv/x',
         sync_mode: 'incremental', batch_id: null, status: 'running', retry_count: 1, max_retries: 3,
-        next_retry_at: null, last_error: 'x', created_at: now, updated_at: now,
+        // Not due for an hour, so the cluster's retry sweep leaves it pending once re-queued.
+        next_retry_at: new Date(Date.now() + 3_600_000).toISOString(), last_error: 'x', created_at: now, updated_at: now,
         lease_owner: 'old-host:1:dead', lease_expires_at: null,
       })
       .returning('id')

@@ -20,7 +20,9 @@ export class ProcessScope {
   private readonly dirs: string[] = [];
 
   start(env: Record<string, string>): ServiceProcess {
-    const child = spawn(TSX, ['src/server.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe' });
+    // Its own process group: tsx runs the service as a child, and a cluster forks workers; cleanup
+    // kills the whole group so nothing outlives the test.
+    const child = spawn(TSX, ['src/server.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe', detached: true });
     this.children.push(child);
     let out = '';
     let err = '';
@@ -37,7 +39,13 @@ export class ProcessScope {
   }
 
   cleanup(): void {
-    for (const c of this.children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    for (const c of this.children.splice(0)) {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
     for (const d of this.dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
   }
 }
