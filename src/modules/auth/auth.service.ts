@@ -3,12 +3,12 @@ import crypto from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
-import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../core/errors.js';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
 import type { AdminLookup, AdminsRepository } from '../admins/index.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
-import type { LoginGuard } from './login-guard.js';
+import type { AttemptSlot, LoginGuard } from './login-guard.js';
 import { burnVerify, hashPassword, verifyPassword } from '../../core/passwords.js';
 import type { TokenPair, TokenService } from './tokens.js';
 
@@ -41,27 +41,36 @@ export class AuthService {
       await this.d.audit.record(actor, 'login_ip_blocked', { type: 'admin', detail: `ip=${ip}` });
       throw new ForbiddenError('ip_blocked');
     }
-    const wait = await this.d.guard.lockedFor(input.username, ip);
-    if (wait > 0) throw new TooManyRequestsError('Too many failed logins; try again later', wait);
+    // The attempt is counted before the password is checked (parallel requests cannot outrun it).
+    const slot = await this.d.guard.reserve(input.username, ip);
+    let admin: AdminRow | undefined;
+    try {
+      admin = await this.d.admins.findByUsername(input.username);
+      const ok = admin ? await verifyPassword(admin.password_hash, input.password) : await burnVerify(input.password);
+      if (!admin || !ok) return await this.fail(slot, actor, 'bad_credentials', BAD_CREDENTIALS);
 
-    const admin = await this.d.admins.findByUsername(input.username);
-    const ok = admin ? await verifyPassword(admin.password_hash, input.password) : await burnVerify(input.password);
-    if (!admin || !ok) return this.fail(actor, 'bad_credentials', BAD_CREDENTIALS);
-
-    if (admin.totp_enabled && admin.totp_secret_enc) {
-      if (!input.totp_code) {
-        await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
-        throw new UnauthorizedError('totp_required');
+      if (admin.totp_enabled && admin.totp_secret_enc) {
+        if (!input.totp_code) {
+          // The password was right: asking for the code is no failure.
+          await slot.release();
+          await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
+          throw new UnauthorizedError('totp_required');
+        }
+        if (!this.checkTotp(admin.totp_secret_enc, input.totp_code)) {
+          return await this.fail(slot, actor, 'totp_invalid', 'totp_invalid', admin.id);
+        }
       }
-      if (!this.checkTotp(admin.totp_secret_enc, input.totp_code)) return this.fail(actor, 'totp_invalid', 'totp_invalid', admin.id);
+    } finally {
+      // Whatever did not count as a failure above (a right answer, a database error) is no failure.
+      await slot.release();
     }
     await this.d.guard.clearUser(input.username);
     await this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id });
     return this.d.tokens.issuePair(admin);
   }
 
-  private async fail(actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
-    await this.d.guard.recordFailure(actor.username, actor.ip ?? '');
+  private async fail(slot: AttemptSlot, actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
+    await slot.failed();
     await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: adminId ?? null, detail: reason });
     throw new UnauthorizedError(message);
   }
