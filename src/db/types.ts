@@ -13,6 +13,8 @@ export interface AdminsTable {
   token_version: Generated<number>;
   totp_secret_enc: string | null;
   totp_enabled: Generated<number>;
+  /** The TOTP time step (30 s periods since the epoch) of the last code accepted; null before any. */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
 }
 

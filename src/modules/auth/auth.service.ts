@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
-import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
 import type { AdminLookup, AdminsRepository } from '../admins/index.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -56,7 +56,7 @@ export class AuthService {
           await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
           throw new UnauthorizedError('totp_required');
         }
-        if (!this.checkTotp(admin.totp_secret_enc, input.totp_code)) {
+        if (!(await this.acceptTotp(admin, admin.totp_secret_enc, input.totp_code))) {
           return await this.fail(slot, actor, 'totp_invalid', 'totp_invalid', admin.id);
         }
       }
@@ -118,6 +118,8 @@ export class AuthService {
   }
 
   async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
+    // A new secret replaces the active one: while TOTP is on, only disable (with the password) may do that.
+    if (admin.totp_enabled) throw new ConflictError('totp_enabled');
     const secret = new OTPAuth.Secret({ size: 20 });
     const totp = this.totp(secret.base32, admin.username);
     // Stored but not active until a code proves the authenticator has it.
@@ -127,8 +129,9 @@ export class AuthService {
   }
 
   async totpEnable(admin: AdminRow, actor: Actor, code: string): Promise<void> {
+    if (admin.totp_enabled) throw new ConflictError('totp_enabled');
     if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
-    if (!this.checkTotp(admin.totp_secret_enc, code)) throw new BadRequestError('Invalid TOTP code');
+    if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code');
     await this.d.admins.setTotp(admin.id, admin.totp_secret_enc, true);
     await this.d.audit.record(actor, 'totp_enable', { type: 'admin', id: admin.id });
   }
@@ -152,13 +155,25 @@ export class AuthService {
     });
   }
 
-  private checkTotp(secretEnc: string, code: string): boolean {
-    if (!/^\d{6}$/.test(code.trim())) return false;
+  /**
+   * True when `code` is valid now (RFC 6238, ±1 step) and its step is later than the last one this
+   * admin used: a code is accepted once, and never after a later one.
+   */
+  private async acceptTotp(admin: AdminRow, secretEnc: string, code: string): Promise<boolean> {
+    const step = this.totpStep(secretEnc, code.trim());
+    return step !== null && (await this.d.admins.claimTotpStep(admin.id, step));
+  }
+
+  /** The time step a code belongs to, or null when it matches none of the current window. */
+  private totpStep(secretEnc: string, code: string): number | null {
+    if (!/^\d{6}$/.test(code)) return null;
     try {
-      const secret = this.d.cipher.decrypt(secretEnc);
-      return this.totp(secret, 'x').validate({ token: code.trim(), window: 1 }) !== null;
+      const totp = this.totp(this.d.cipher.decrypt(secretEnc), 'x');
+      const timestamp = Date.now();
+      const delta = totp.validate({ token: code, window: 1, timestamp });
+      return delta === null ? null : totp.counter({ timestamp }) + delta;
     } catch {
-      return false;
+      return null;
     }
   }
 }
