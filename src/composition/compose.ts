@@ -114,7 +114,11 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     routes: [
       mount('/api/audit', auditRoutes, { audit }),
       mount('/api/settings', settingsRoutes, { settings: settingsService }),
-      mount('', eventsRoutes, { events, authenticate: (token: string) => auth.auth.authenticate(token) }),
+      mount('', eventsRoutes, {
+        events,
+        authenticate: (token: string) => auth.auth.authenticateSession(token),
+        onAdminChanged: (listener) => admins.lookup.onChange(listener),
+      }),
     ],
   };
 

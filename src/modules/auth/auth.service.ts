@@ -92,6 +92,14 @@ export class AuthService {
     return admin && admin.token_version === claims.tokenVersion ? admin : null;
   }
 
+  /** Like `authenticate`, with the token's expiry (ms) for what outlives a request: the live socket. */
+  async authenticateSession(token: string): Promise<{ admin: AdminRow; expiresAtMs: number } | null> {
+    const claims = await this.d.tokens.verify(token, 'access');
+    if (!claims) return null;
+    const admin = await this.d.lookup.findById(claims.adminId);
+    return admin && admin.token_version === claims.tokenVersion ? { admin, expiresAtMs: claims.expiresAt * 1000 } : null;
+  }
+
   /** Constant-time comparison against the stored API key. */
   apiKeyMatches(presented: string): boolean {
     const stored = this.d.settings.get('api_key');

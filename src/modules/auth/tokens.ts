@@ -11,6 +11,8 @@ export interface TokenClaims {
   username: string;
   tokenVersion: number;
   type: 'access' | 'refresh';
+  /** Unix seconds. */
+  expiresAt: number;
 }
 
 export interface TokenPair {
@@ -62,8 +64,9 @@ export class TokenService {
       // Earlier builds named the claim `tv`; their refresh tokens stay valid across an upgrade.
       const tokenVersion = payload.token_version ?? payload.tv;
       if (payload.typ !== type || !Number.isInteger(adminId) || typeof tokenVersion !== 'number') return null;
-      const claims: TokenClaims = { adminId, username: String(payload.username ?? ''), tokenVersion, type };
-      this.remember(token, claims, payload.exp ?? 0);
+      const expiresAt = payload.exp ?? 0;
+      const claims: TokenClaims = { adminId, username: String(payload.username ?? ''), tokenVersion, type, expiresAt };
+      this.remember(token, claims, expiresAt);
       return claims;
     } catch {
       return null;
