@@ -72,7 +72,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
 
   const admins = createAdminsModule({ db, cache, audit, log, now });
   const auth = createAuthModule({
-    admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
+    db, admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
     secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver,
   });
   const verifyCurrentPassword = auth.auth.verifyCurrentPassword.bind(auth.auth);

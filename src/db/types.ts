@@ -18,6 +18,15 @@ export interface AdminsTable {
   created_at: string;
 }
 
+/** One login's chain of refresh tokens; only `current_jti` may be used next. */
+export interface RefreshFamiliesTable {
+  id: string;
+  admin_id: number;
+  current_jti: string;
+  created_at: string;
+  revoked: Generated<number>;
+}
+
 export interface SettingsTable {
   key: string;
   value: string | null;
@@ -193,11 +202,13 @@ export interface Database {
   push_results: PushResultsTable;
   push_events: PushEventsTable;
   notice_claims: NoticeClaimsTable;
+  refresh_families: RefreshFamiliesTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;
 export type NewAdmin = Insertable<AdminsTable>;
 export type AdminUpdate = Updateable<AdminsTable>;
+export type RefreshFamilyRow = Selectable<RefreshFamiliesTable>;
 export type SettingRow = Selectable<SettingsTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type ServerRow = Selectable<ServersTable>;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type AuthService } from './auth.service.js';
+import type { RefreshSessions } from './refresh-sessions.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { toAdminView } from '../admins/index.js';
@@ -13,7 +14,10 @@ import {
   TokenPairSchema,
 } from './auth.schemas.js';
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions: RefreshSessions }> = async (
+  app,
+  { auth, sessions },
+) => {
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
   app.post(
@@ -25,7 +29,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.post(
     '/refresh',
     { config: { public: true }, schema: { tags: ['auth'], body: RefreshBody, response: { 200: TokenPairSchema, ...errors } } },
-    async (req) => auth.refresh(req.body.refresh_token),
+    async (req) => sessions.refresh(req.body.refresh_token, req.actor.ip ?? ''),
+  );
+
+  // Public like refresh: the refresh token is the credential, and an expired access token must
+  // not stop a client from ending its session.
+  app.post(
+    '/logout',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], body: RefreshBody, response: { 204: Type.Null(), 401: ErrorResponse } },
+    },
+    async (req, reply) => {
+      await sessions.logout(req.body.refresh_token, req.actor.ip ?? '');
+      return reply.code(204).send(null);
+    },
   );
 
   app.get('/me', { schema: { tags: ['auth'], response: { 200: MeView, 401: ErrorResponse } } }, async (req) =>

@@ -10,6 +10,7 @@ import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { AttemptSlot, LoginGuard } from './login-guard.js';
 import { burnVerify, hashPassword, verifyPassword } from '../../core/passwords.js';
+import type { RefreshSessions } from './refresh-sessions.js';
 import type { TokenPair, TokenService } from './tokens.js';
 
 const BAD_CREDENTIALS = 'Incorrect username or password';
@@ -25,6 +26,7 @@ export interface AuthDeps {
   /** The request-time admin lookup (kept in memory, invalidated on every admin write). */
   lookup: Pick<AdminLookup, 'findById'>;
   tokens: TokenService;
+  sessions: RefreshSessions;
   guard: LoginGuard;
   audit: AuditService;
   cipher: Cipher;
@@ -66,22 +68,13 @@ export class AuthService {
     }
     await this.d.guard.clearUser(input.username);
     await this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id });
-    return this.d.tokens.issuePair(admin);
+    return this.d.sessions.start(admin);
   }
 
   private async fail(slot: AttemptSlot, actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
     await slot.failed();
     await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: adminId ?? null, detail: reason });
     throw new UnauthorizedError(message);
-  }
-
-  async refresh(refreshToken: string): Promise<TokenPair> {
-    const claims = await this.d.tokens.verify(refreshToken, 'refresh');
-    const admin = claims ? await this.d.admins.findById(claims.adminId) : undefined;
-    if (!claims || !admin || admin.token_version !== claims.tokenVersion) {
-      throw new UnauthorizedError('Invalid or expired refresh token');
-    }
-    return this.d.tokens.issuePair(admin);
   }
 
   /** The admin behind an access token, or null when the token is bad, expired or revoked. */
@@ -118,6 +111,7 @@ export class AuthService {
   async changePassword(admin: AdminRow, actor: Actor, current: string, next: string): Promise<void> {
     if (!(await verifyPassword(admin.password_hash, current))) throw new BadRequestError('Current password is incorrect');
     await this.d.admins.setPassword(admin.id, await hashPassword(next));
+    await this.d.sessions.revokeAllOf(admin.id);
     await this.d.audit.record(actor, 'change_password', { type: 'admin', id: admin.id });
   }
 

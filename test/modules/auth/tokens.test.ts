@@ -10,7 +10,7 @@ describe('TokenService', () => {
     const svc = new TokenService(SECRET);
     const pair = await svc.issuePair({ id: 7, username: 'ops', token_version: 3 });
     expect(await svc.verify(pair.access_token, 'access')).toEqual({
-      adminId: 7, username: 'ops', tokenVersion: 3, type: 'access', expiresAt: expect.any(Number),
+      adminId: 7, username: 'ops', tokenVersion: 3, type: 'access', expiresAt: expect.any(Number), jti: expect.any(String),
     });
     expect(await svc.verify(pair.access_token, 'refresh')).toBeNull();
     const noVersion = await new SignJWT({ username: 'ops', typ: 'access' })
