@@ -75,9 +75,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     db, admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
     secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver,
   });
-  const verifyCurrentPassword = auth.auth.verifyCurrentPassword.bind(auth.auth);
-  const presets = createPresetsModule({ db, cipher, audit, verifyCurrentPassword });
-  const sshKeyPresets = createSshKeyPresetsModule({ db, cipher, audit, verifyCurrentPassword });
+  const requireCurrentPassword = auth.auth.requireCurrentPassword.bind(auth.auth);
+  const presets = createPresetsModule({ db, cipher, audit, requireCurrentPassword });
+  const sshKeyPresets = createSshKeyPresetsModule({ db, cipher, audit, requireCurrentPassword });
   const servers = createServersModule({ db, cipher, audit, ssh, log, passwordPresets: presets.repo, sshKeyPresets: sshKeyPresets.repo });
   const staging = createStagingModule({
     prefix: config.stagingPrefix, audit, log, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,

@@ -14,6 +14,7 @@ import type { RefreshSessions } from './refresh-sessions.js';
 import type { TokenPair, TokenService } from './tokens.js';
 
 const BAD_CREDENTIALS = 'Incorrect username or password';
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 
 export interface LoginInput {
   username: string;
@@ -109,14 +110,28 @@ export class AuthService {
   }
 
   async changePassword(admin: AdminRow, actor: Actor, current: string, next: string): Promise<void> {
-    if (!(await verifyPassword(admin.password_hash, current))) throw new BadRequestError('Current password is incorrect');
+    await this.requireCurrentPassword(actor, admin, current, 'POST /api/auth/change-password');
     await this.d.admins.setPassword(admin.id, await hashPassword(next));
     await this.d.sessions.revokeAllOf(admin.id);
     await this.d.audit.record(actor, 'change_password', { type: 'admin', id: admin.id });
   }
 
-  async verifyCurrentPassword(admin: AdminRow | null, password: string): Promise<boolean> {
-    return admin ? verifyPassword(admin.password_hash, password) : false;
+  /**
+   * The one check of an admin's own password on the endpoints that ask for it again (reveals,
+   * change-password, TOTP disable, API key rotation). A wrong one is a failure of the login
+   * lockout, counted before the check like a login attempt, and audited as `reauth_failed`
+   * with the endpoint: a stolen access token must not become an unlimited password oracle.
+   * Throws 400 when wrong, 429 while the username or address is locked out.
+   */
+  async requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void> {
+    const slot = await this.d.guard.reserve(admin.username, actor.ip ?? '');
+    if (await verifyPassword(admin.password_hash, password)) {
+      await slot.release();
+      return;
+    }
+    await slot.failed();
+    await this.d.audit.record(actor, 'reauth_failed', { type: 'admin', id: admin.id, detail: `endpoint=${endpoint}` });
+    throw new BadRequestError(WRONG_CURRENT_PASSWORD);
   }
 
   async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
@@ -139,9 +154,7 @@ export class AuthService {
   }
 
   async totpDisable(admin: AdminRow, actor: Actor, currentPassword: string): Promise<void> {
-    if (!(await verifyPassword(admin.password_hash, currentPassword))) {
-      throw new BadRequestError('Current password is incorrect');
-    }
+    await this.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/auth/totp/disable');
     await this.d.admins.setTotp(admin.id, null, false);
     await this.d.audit.record(actor, 'totp_disable', { type: 'admin', id: admin.id });
   }
