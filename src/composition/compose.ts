@@ -108,6 +108,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
 
   const settingsService = new SettingsService({
     settings, secrets, audit, log, databaseUrl: config.databaseUrl, startedAt: new Date().toISOString(), syncPatrolEnv: patrol.syncEnv,
+    requireCurrentPassword,
   });
   const platformFeature: Feature = {
     name: 'platform',

@@ -18,7 +18,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
   app,
   { auth, sessions },
 ) => {
-  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
+  // Passwords and TOTP belong to administrators: the API key is refused (403).
+  const adminOnly = { adminOnly: true };
 
   app.post(
     '/login',
@@ -54,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
 
   app.post(
     '/change-password',
-    { schema: { tags: ['auth'], body: ChangePasswordBody, response: { 200: SuccessSchema, ...errors } } },
+    { config: adminOnly, schema: { tags: ['auth'], body: ChangePasswordBody, response: { 200: SuccessSchema, ...errors } } },
     async (req) => {
       await auth.changePassword(requireAdmin(req), req.actor, req.body.current_password, req.body.new_password);
       return { success: true };
@@ -64,6 +66,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
   app.post(
     '/totp/setup',
     {
+      config: adminOnly,
       schema: {
         tags: ['auth'],
         response: { 200: Type.Object({ secret: Type.String(), otpauth_url: Type.String() }), ...errors },
@@ -75,6 +78,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
   app.post(
     '/totp/enable',
     {
+      config: adminOnly,
       schema: {
         tags: ['auth'],
         body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }),
@@ -90,6 +94,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
   app.post(
     '/totp/disable',
     {
+      config: adminOnly,
       schema: {
         tags: ['auth'],
         body: Type.Object({ current_password: Type.String({ maxLength: 1024 }) }),

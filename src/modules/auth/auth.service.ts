@@ -15,6 +15,7 @@ import type { TokenPair, TokenService } from './tokens.js';
 
 const BAD_CREDENTIALS = 'Incorrect username or password';
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+const API_KEY_MAX_AGE_MS = 1_000;
 
 export interface LoginInput {
   username: string;
@@ -94,9 +95,13 @@ export class AuthService {
     return admin && admin.token_version === claims.tokenVersion ? { admin, expiresAtMs: claims.expiresAt * 1000 } : null;
   }
 
-  /** Constant-time comparison against the stored API key. */
-  apiKeyMatches(presented: string): boolean {
-    const stored = this.d.settings.get('api_key');
+  /**
+   * Constant-time comparison against the stored API key. The key is re-read from the database
+   * when this worker's copy is over a second old: a rotation reaches every worker at once over
+   * the cache, and within a second even when that announcement is lost.
+   */
+  async apiKeyMatches(presented: string): Promise<boolean> {
+    const stored = await this.d.settings.getFresh('api_key', API_KEY_MAX_AGE_MS);
     if (!stored || !presented) return false;
     let plain: string;
     try {
