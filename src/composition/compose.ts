@@ -72,12 +72,12 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
 
   const admins = createAdminsModule({ db, cache, audit, log, now });
   const auth = createAuthModule({
-    admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
+    db, admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
     secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver,
   });
-  const verifyCurrentPassword = auth.auth.verifyCurrentPassword.bind(auth.auth);
-  const presets = createPresetsModule({ db, cipher, audit, verifyCurrentPassword });
-  const sshKeyPresets = createSshKeyPresetsModule({ db, cipher, audit, verifyCurrentPassword });
+  const requireCurrentPassword = auth.auth.requireCurrentPassword.bind(auth.auth);
+  const presets = createPresetsModule({ db, cipher, audit, requireCurrentPassword });
+  const sshKeyPresets = createSshKeyPresetsModule({ db, cipher, audit, requireCurrentPassword });
   const servers = createServersModule({ db, cipher, audit, ssh, log, passwordPresets: presets.repo, sshKeyPresets: sshKeyPresets.repo });
   const staging = createStagingModule({
     prefix: config.stagingPrefix, audit, log, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,
@@ -108,13 +108,18 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
 
   const settingsService = new SettingsService({
     settings, secrets, audit, log, databaseUrl: config.databaseUrl, startedAt: new Date().toISOString(), syncPatrolEnv: patrol.syncEnv,
+    requireCurrentPassword,
   });
   const platformFeature: Feature = {
     name: 'platform',
     routes: [
       mount('/api/audit', auditRoutes, { audit }),
       mount('/api/settings', settingsRoutes, { settings: settingsService }),
-      mount('', eventsRoutes, { events, authenticate: (token: string) => auth.auth.authenticate(token) }),
+      mount('', eventsRoutes, {
+        events,
+        authenticate: (token: string) => auth.auth.authenticateSession(token),
+        onAdminChanged: (listener) => admins.lookup.onChange(listener),
+      }),
     ],
   };
 

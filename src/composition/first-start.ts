@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { AppConfig } from '../config.js';
-import type { Cipher } from '../core/crypto.js';
+import { generateApiKey, type Cipher } from '../core/crypto.js';
 import type { Logger } from '../core/logger.js';
 import type { AdminsRepository } from '../modules/admins/index.js';
 import { hashPassword } from '../core/passwords.js';
@@ -36,6 +36,6 @@ export async function firstStart(d: FirstStartDeps): Promise<void> {
     }
   }
   if (!d.settings.has('api_key')) {
-    await d.settings.set('api_key', d.cipher.encrypt(`fa_${crypto.randomBytes(24).toString('base64url')}`));
+    await d.settings.set('api_key', d.cipher.encrypt(generateApiKey()));
   }
 }

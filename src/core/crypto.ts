@@ -57,3 +57,8 @@ export function sha256Hex(value: string): string {
 export function randomToken(bytes = 32): string {
   return crypto.randomBytes(bytes).toString('base64url');
 }
+
+/** A new API key: `fa_` and 24 random bytes. */
+export function generateApiKey(): string {
+  return `fa_${randomToken(24)}`;
+}

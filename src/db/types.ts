@@ -13,7 +13,18 @@ export interface AdminsTable {
   token_version: Generated<number>;
   totp_secret_enc: string | null;
   totp_enabled: Generated<number>;
+  /** The TOTP time step (30 s periods since the epoch) of the last code accepted; null before any. */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
+}
+
+/** One login's chain of refresh tokens; only `current_jti` may be used next. */
+export interface RefreshFamiliesTable {
+  id: string;
+  admin_id: number;
+  current_jti: string;
+  created_at: string;
+  revoked: Generated<number>;
 }
 
 export interface SettingsTable {
@@ -191,11 +202,13 @@ export interface Database {
   push_results: PushResultsTable;
   push_events: PushEventsTable;
   notice_claims: NoticeClaimsTable;
+  refresh_families: RefreshFamiliesTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;
 export type NewAdmin = Insertable<AdminsTable>;
 export type AdminUpdate = Updateable<AdminsTable>;
+export type RefreshFamilyRow = Selectable<RefreshFamiliesTable>;
 export type SettingRow = Selectable<SettingsTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type ServerRow = Selectable<ServersTable>;

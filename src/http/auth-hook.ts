@@ -2,17 +2,19 @@
  * Authentication for every route not marked `config: { public: true }`: a Bearer access token
  * (JWT whose token_version still matches) or the `X-API-Key` header (the pseudo-admin `api`).
  * It runs on `onRequest`, before any body is read, so anonymous uploads are refused cheaply.
+ * Routes marked `config: { adminOnly: true }` (administrators, passwords, TOTP, the API key's
+ * own rotation) refuse the API key with 403.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AdminRow } from '../db/types.js';
-import { UnauthorizedError } from '../core/errors.js';
-import { callerIp } from './request-context.js';
+import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
+import { API_KEY_REFUSED, callerIp } from './request-context.js';
 
 export interface AuthHookDeps {
   trustProxy: boolean;
   auth: {
     authenticate(token: string): Promise<AdminRow | null>;
-    apiKeyMatches(key: string): boolean;
+    apiKeyMatches(key: string): Promise<boolean>;
   };
 }
 
@@ -38,8 +40,10 @@ export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
     }
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey) {
-      if (!d.auth.apiKeyMatches(apiKey)) throw new UnauthorizedError('Invalid API key');
+      if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key');
       req.actor = { adminId: null, username: 'api', ip };
+      // The key is for machines: whoever holds it must not be able to mint or take over admins.
+      if (req.routeOptions.config?.adminOnly) throw new ForbiddenError(API_KEY_REFUSED);
       return;
     }
     throw new UnauthorizedError('Not authenticated');

@@ -1,7 +1,7 @@
 /** Request decorations shared by every module: the acting admin and the caller address. */
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../core/actor.js';
-import { UnauthorizedError } from '../core/errors.js';
+import { ForbiddenError } from '../core/errors.js';
 import type { AdminRow } from '../db/types.js';
 import { normalizeIp } from '../core/network.js';
 
@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a token. */
     public?: boolean;
+    /** Needs an administrator's token: the API key is refused with 403. */
+    adminOnly?: boolean;
   }
 }
 
@@ -27,8 +29,11 @@ export function callerIp(req: FastifyRequest, trustProxy: boolean): string {
   return normalizeIp(raw)?.toString() ?? raw;
 }
 
+export const API_KEY_REFUSED = 'This action needs an administrator login, not the API key';
+
 /** The admin record of an authenticated request (routes that need the password hash, e.g. reveal). */
 export function requireAdmin(req: FastifyRequest): AdminRow {
-  if (!req.admin) throw new UnauthorizedError('This action needs an administrator login, not an API key');
+  // Only the API key authenticates without an admin row, and it is authenticated: 403, not 401.
+  if (!req.admin) throw new ForbiddenError(API_KEY_REFUSED);
   return req.admin;
 }

@@ -15,8 +15,17 @@ export interface Cache {
   del(...keys: string[]): Promise<void>;
   /** Seconds left before expiry; -1 no expiry; -2 missing. */
   ttl(key: string): Promise<number>;
-  /** Increment a counter; the TTL is applied when the counter is created. Returns the new value. */
-  incr(key: string, ttlSeconds?: number): Promise<number>;
+  /**
+   * Increment a counter; the TTL is applied when the counter is created (a fixed window), or on
+   * every increment with `refreshTtl` (the key then lives until it has been idle that long).
+   * Returns the new value.
+   */
+  incr(key: string, ttlSeconds?: number, opts?: { refreshTtl?: boolean }): Promise<number>;
+  /**
+   * Takes one back from a positive counter, keeping its TTL; a missing (expired) key stays missing
+   * rather than coming back as -1 with no expiry. Returns the new value (0 when there was none).
+   */
+  decr(key: string): Promise<number>;
   sadd(key: string, ...members: string[]): Promise<void>;
   srem(key: string, ...members: string[]): Promise<void>;
   smembers(key: string): Promise<string[]>;

@@ -64,7 +64,7 @@ export class MemoryCache implements Cache {
     return Math.ceil((entry.expiresAt - Date.now()) / 1000);
   }
 
-  async incr(key: string, ttlSeconds?: number): Promise<number> {
+  async incr(key: string, ttlSeconds?: number, opts: { refreshTtl?: boolean } = {}): Promise<number> {
     const ms = ttlToMs(ttlSeconds);
     const entry = this.stringEntry(key);
     const next = (entry ? Number(entry.value) : 0) + 1;
@@ -73,9 +73,19 @@ export class MemoryCache implements Cache {
     }
     // EXPIRE NX semantics: a TTL is only attached when the key has none, so later
     // increments never extend a rate-limit window.
-    const expiresAt = entry?.expiresAt ?? this.expiry(ms);
+    const expiresAt = opts.refreshTtl && ms > 0 ? this.expiry(ms) : (entry?.expiresAt ?? this.expiry(ms));
     this.entries.set(key, { type: 'string', value: String(next), expiresAt });
     return next;
+  }
+
+  async decr(key: string): Promise<number> {
+    const entry = this.stringEntry(key);
+    if (!entry) return 0;
+    if (!/^-?\d+$/.test(entry.value)) throw new Error('ERR value is not an integer or out of range');
+    const current = Number(entry.value);
+    if (current <= 0) return current;
+    entry.value = String(current - 1);
+    return current - 1;
   }
 
   async sadd(key: string, ...members: string[]): Promise<void> {

@@ -38,6 +38,20 @@ local v = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return v`;
 
+const INCR_REFRESH_TTL_LUA = `
+local v = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return v`;
+
+// DECR only a live, positive counter: a plain DECR on an expired key would create an immortal -1.
+const DECR_IF_POSITIVE_LUA = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local v = tonumber(raw)
+if v == nil then return redis.error_reply('ERR value is not an integer or out of range') end
+if v <= 0 then return v end
+return redis.call('DECR', KEYS[1])`;
+
 /** One ioredis connection plus its throttled error logging and connect-wait bookkeeping. */
 class Connection {
   private lastLogAt = 0;
@@ -173,11 +187,16 @@ export class RedisCache implements Cache {
     return ms < 0 ? ms : Math.ceil(ms / 1000);
   }
 
-  async incr(key: string, ttlSeconds?: number): Promise<number> {
+  async incr(key: string, ttlSeconds?: number, opts: { refreshTtl?: boolean } = {}): Promise<number> {
     const ms = ttlToMs(ttlSeconds);
     const k = this.key(key);
     if (!ms) return this.exec((r) => r.incr(k));
+    if (opts.refreshTtl) return Number(await this.exec((r) => r.eval(INCR_REFRESH_TTL_LUA, 1, k, ms)));
     return Number(await this.exec((r) => r.eval(INCR_WITH_TTL_LUA, 1, k, ms)));
+  }
+
+  async decr(key: string): Promise<number> {
+    return Number(await this.exec((r) => r.eval(DECR_IF_POSITIVE_LUA, 1, this.key(key))));
   }
 
   async sadd(key: string, ...members: string[]): Promise<void> {

@@ -9,6 +9,8 @@ import * as m0008 from './20261122T0008-alert-counts.js';
 import * as m0009 from './20261122T0009-notice-claims.js';
 import * as m0010 from './20261124T0001-leases.js';
 import * as m0011 from './20261124T0002-push-events.js';
+import * as m0012 from './20261124T1601-totp-last-step.js';
+import * as m0013 from './20261124T1602-refresh-families.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '20261122T0009-notice-claims': m0009,
   '20261124T0001-leases': m0010,
   '20261124T0002-push-events': m0011,
+  '20261124T1601-totp-last-step': m0012,
+  '20261124T1602-refresh-families': m0013,
 };

@@ -28,6 +28,7 @@ export class AdminLookup {
   /** Bumped by every invalidation: a read that overlapped one must not store what it read. */
   private epoch = 0;
   private unsubscribe: Unsubscribe | null = null;
+  private readonly listeners = new Set<(id: number | null) => void>();
   private readonly now: () => number;
 
   constructor(private readonly d: AdminLookupDeps) {
@@ -65,10 +66,28 @@ export class AdminLookup {
     }
   }
 
+  /**
+   * Calls `listener` after every change to an admin, made here or announced by another process:
+   * with its id, or null when any admin may have changed. What outlives a request (a live socket)
+   * re-checks its token then.
+   */
+  onChange(listener: (id: number | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   private drop(id: number): void {
     this.epoch++;
     // A malformed message clears everything: dropping too much only costs a query.
-    if (Number.isInteger(id)) this.rows.delete(id);
+    const known = Number.isInteger(id);
+    if (known) this.rows.delete(id);
     else this.rows.clear();
+    for (const l of this.listeners) {
+      try {
+        l(known ? id : null);
+      } catch (err) {
+        this.d.log.warn({ err: errorMessage(err) }, 'admin change listener failed');
+      }
+    }
   }
 }

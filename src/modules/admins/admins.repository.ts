@@ -72,12 +72,29 @@ export class AdminsRepository {
     await this.changed(id);
   }
 
+  /** A secret stored while TOTP is off (setup, disable) starts with no used step. */
   async setTotp(id: number, secretEnc: string | null, enabled: boolean): Promise<void> {
     await this.db
       .updateTable('admins')
-      .set({ totp_secret_enc: secretEnc, totp_enabled: enabled ? 1 : 0 })
+      .set({ totp_secret_enc: secretEnc, totp_enabled: enabled ? 1 : 0, ...(enabled ? {} : { totp_last_step: null }) })
       .where('id', '=', id)
       .execute();
     await this.changed(id);
+  }
+
+  /**
+   * Records `step` as the admin's last used TOTP step, only when it is later than the one
+   * recorded: true when this call claimed it. One conditional UPDATE, so of two requests racing
+   * with the same code exactly one wins, on any number of processes.
+   */
+  async claimTotpStep(id: number, step: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('admins')
+      .set({ totp_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    // Not announced to the other processes: nothing reads this column from a kept row.
+    return Number(r.numUpdatedRows) === 1;
   }
 }

@@ -5,13 +5,17 @@ import { AdminView, CreateAdminBody } from './admins.schemas.js';
 import { ErrorResponse, IdParams } from '../../http/schemas.js';
 
 export const adminsRoutes: FastifyPluginAsyncTypebox<{ admins: AdminsService }> = async (app, { admins }) => {
-  app.get('/', { schema: { tags: ['admins'], response: { 200: Type.Array(AdminView) } } }, async () =>
+  // Administrators are managed by administrators only: whoever holds the API key must not be
+  // able to mint an admin (and with it a password for the reveal endpoints).
+  const adminOnly = { adminOnly: true };
+  app.get('/', { config: adminOnly, schema: { tags: ['admins'], response: { 200: Type.Array(AdminView) } } }, async () =>
     admins.list(),
   );
 
   app.post(
     '/',
     {
+      config: adminOnly,
       schema: {
         tags: ['admins'],
         body: CreateAdminBody,
@@ -24,6 +28,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<{ admins: AdminsService }> 
   app.delete(
     '/:id',
     {
+      config: adminOnly,
       schema: {
         tags: ['admins'],
         params: IdParams,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type AuthService } from './auth.service.js';
+import type { RefreshSessions } from './refresh-sessions.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { toAdminView } from '../admins/index.js';
@@ -13,8 +14,13 @@ import {
   TokenPairSchema,
 } from './auth.schemas.js';
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
-  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions: RefreshSessions }> = async (
+  app,
+  { auth, sessions },
+) => {
+  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
+  // Passwords and TOTP belong to administrators: the API key is refused (403).
+  const adminOnly = { adminOnly: true };
 
   app.post(
     '/login',
@@ -25,7 +31,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.post(
     '/refresh',
     { config: { public: true }, schema: { tags: ['auth'], body: RefreshBody, response: { 200: TokenPairSchema, ...errors } } },
-    async (req) => auth.refresh(req.body.refresh_token),
+    async (req) => sessions.refresh(req.body.refresh_token, req.actor.ip ?? ''),
+  );
+
+  // Public like refresh: the refresh token is the credential, and an expired access token must
+  // not stop a client from ending its session.
+  app.post(
+    '/logout',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], body: RefreshBody, response: { 204: Type.Null(), 401: ErrorResponse } },
+    },
+    async (req, reply) => {
+      await sessions.logout(req.body.refresh_token, req.actor.ip ?? '');
+      return reply.code(204).send(null);
+    },
   );
 
   app.get('/me', { schema: { tags: ['auth'], response: { 200: MeView, 401: ErrorResponse } } }, async (req) =>
@@ -36,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
 
   app.post(
     '/change-password',
-    { schema: { tags: ['auth'], body: ChangePasswordBody, response: { 200: SuccessSchema, ...errors } } },
+    { config: adminOnly, schema: { tags: ['auth'], body: ChangePasswordBody, response: { 200: SuccessSchema, ...errors } } },
     async (req) => {
       await auth.changePassword(requireAdmin(req), req.actor, req.body.current_password, req.body.new_password);
       return { success: true };
@@ -46,6 +66,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.post(
     '/totp/setup',
     {
+      config: adminOnly,
       schema: {
         tags: ['auth'],
         response: { 200: Type.Object({ secret: Type.String(), otpauth_url: Type.String() }), ...errors },
@@ -57,6 +78,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.post(
     '/totp/enable',
     {
+      config: adminOnly,
       schema: {
         tags: ['auth'],
         body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }),
@@ -72,6 +94,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.post(
     '/totp/disable',
     {
+      config: adminOnly,
       schema: {
         tags: ['auth'],
         body: Type.Object({ current_password: Type.String({ maxLength: 1024 }) }),

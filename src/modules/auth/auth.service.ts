@@ -3,16 +3,19 @@ import crypto from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
-import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../core/errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
 import type { AdminLookup, AdminsRepository } from '../admins/index.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
-import type { LoginGuard } from './login-guard.js';
+import type { AttemptSlot, LoginGuard } from './login-guard.js';
 import { burnVerify, hashPassword, verifyPassword } from '../../core/passwords.js';
+import type { RefreshSessions } from './refresh-sessions.js';
 import type { TokenPair, TokenService } from './tokens.js';
 
 const BAD_CREDENTIALS = 'Incorrect username or password';
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+const API_KEY_MAX_AGE_MS = 1_000;
 
 export interface LoginInput {
   username: string;
@@ -25,6 +28,7 @@ export interface AuthDeps {
   /** The request-time admin lookup (kept in memory, invalidated on every admin write). */
   lookup: Pick<AdminLookup, 'findById'>;
   tokens: TokenService;
+  sessions: RefreshSessions;
   guard: LoginGuard;
   audit: AuditService;
   cipher: Cipher;
@@ -41,38 +45,38 @@ export class AuthService {
       await this.d.audit.record(actor, 'login_ip_blocked', { type: 'admin', detail: `ip=${ip}` });
       throw new ForbiddenError('ip_blocked');
     }
-    const wait = await this.d.guard.lockedFor(input.username, ip);
-    if (wait > 0) throw new TooManyRequestsError('Too many failed logins; try again later', wait);
+    // The attempt is counted before the password is checked (parallel requests cannot outrun it).
+    const slot = await this.d.guard.reserve(input.username, ip);
+    let admin: AdminRow | undefined;
+    try {
+      admin = await this.d.admins.findByUsername(input.username);
+      const ok = admin ? await verifyPassword(admin.password_hash, input.password) : await burnVerify(input.password);
+      if (!admin || !ok) return await this.fail(slot, actor, 'bad_credentials', BAD_CREDENTIALS);
 
-    const admin = await this.d.admins.findByUsername(input.username);
-    const ok = admin ? await verifyPassword(admin.password_hash, input.password) : await burnVerify(input.password);
-    if (!admin || !ok) return this.fail(actor, 'bad_credentials', BAD_CREDENTIALS);
-
-    if (admin.totp_enabled && admin.totp_secret_enc) {
-      if (!input.totp_code) {
-        await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
-        throw new UnauthorizedError('totp_required');
+      if (admin.totp_enabled && admin.totp_secret_enc) {
+        if (!input.totp_code) {
+          // The password was right: asking for the code is no failure.
+          await slot.release();
+          await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
+          throw new UnauthorizedError('totp_required');
+        }
+        if (!(await this.acceptTotp(admin, admin.totp_secret_enc, input.totp_code))) {
+          return await this.fail(slot, actor, 'totp_invalid', 'totp_invalid', admin.id);
+        }
       }
-      if (!this.checkTotp(admin.totp_secret_enc, input.totp_code)) return this.fail(actor, 'totp_invalid', 'totp_invalid', admin.id);
+    } finally {
+      // Whatever did not count as a failure above (a right answer, a database error) is no failure.
+      await slot.release();
     }
     await this.d.guard.clearUser(input.username);
     await this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id });
-    return this.d.tokens.issuePair(admin);
+    return this.d.sessions.start(admin);
   }
 
-  private async fail(actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
-    await this.d.guard.recordFailure(actor.username, actor.ip ?? '');
+  private async fail(slot: AttemptSlot, actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
+    await slot.failed();
     await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: adminId ?? null, detail: reason });
     throw new UnauthorizedError(message);
-  }
-
-  async refresh(refreshToken: string): Promise<TokenPair> {
-    const claims = await this.d.tokens.verify(refreshToken, 'refresh');
-    const admin = claims ? await this.d.admins.findById(claims.adminId) : undefined;
-    if (!claims || !admin || admin.token_version !== claims.tokenVersion) {
-      throw new UnauthorizedError('Invalid or expired refresh token');
-    }
-    return this.d.tokens.issuePair(admin);
   }
 
   /** The admin behind an access token, or null when the token is bad, expired or revoked. */
@@ -83,9 +87,21 @@ export class AuthService {
     return admin && admin.token_version === claims.tokenVersion ? admin : null;
   }
 
-  /** Constant-time comparison against the stored API key. */
-  apiKeyMatches(presented: string): boolean {
-    const stored = this.d.settings.get('api_key');
+  /** Like `authenticate`, with the token's expiry (ms) for what outlives a request: the live socket. */
+  async authenticateSession(token: string): Promise<{ admin: AdminRow; expiresAtMs: number } | null> {
+    const claims = await this.d.tokens.verify(token, 'access');
+    if (!claims) return null;
+    const admin = await this.d.lookup.findById(claims.adminId);
+    return admin && admin.token_version === claims.tokenVersion ? { admin, expiresAtMs: claims.expiresAt * 1000 } : null;
+  }
+
+  /**
+   * Constant-time comparison against the stored API key. The key is re-read from the database
+   * when this worker's copy is over a second old: a rotation reaches every worker at once over
+   * the cache, and within a second even when that announcement is lost.
+   */
+  async apiKeyMatches(presented: string): Promise<boolean> {
+    const stored = await this.d.settings.getFresh('api_key', API_KEY_MAX_AGE_MS);
     if (!stored || !presented) return false;
     let plain: string;
     try {
@@ -99,16 +115,33 @@ export class AuthService {
   }
 
   async changePassword(admin: AdminRow, actor: Actor, current: string, next: string): Promise<void> {
-    if (!(await verifyPassword(admin.password_hash, current))) throw new BadRequestError('Current password is incorrect');
+    await this.requireCurrentPassword(actor, admin, current, 'POST /api/auth/change-password');
     await this.d.admins.setPassword(admin.id, await hashPassword(next));
+    await this.d.sessions.revokeAllOf(admin.id);
     await this.d.audit.record(actor, 'change_password', { type: 'admin', id: admin.id });
   }
 
-  async verifyCurrentPassword(admin: AdminRow | null, password: string): Promise<boolean> {
-    return admin ? verifyPassword(admin.password_hash, password) : false;
+  /**
+   * The one check of an admin's own password on the endpoints that ask for it again (reveals,
+   * change-password, TOTP disable, API key rotation). A wrong one is a failure of the login
+   * lockout, counted before the check like a login attempt, and audited as `reauth_failed`
+   * with the endpoint: a stolen access token must not become an unlimited password oracle.
+   * Throws 400 when wrong, 429 while the username or address is locked out.
+   */
+  async requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void> {
+    const slot = await this.d.guard.reserve(admin.username, actor.ip ?? '');
+    if (await verifyPassword(admin.password_hash, password)) {
+      await slot.release();
+      return;
+    }
+    await slot.failed();
+    await this.d.audit.record(actor, 'reauth_failed', { type: 'admin', id: admin.id, detail: `endpoint=${endpoint}` });
+    throw new BadRequestError(WRONG_CURRENT_PASSWORD);
   }
 
   async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
+    // A new secret replaces the active one: while TOTP is on, only disable (with the password) may do that.
+    if (admin.totp_enabled) throw new ConflictError('totp_enabled');
     const secret = new OTPAuth.Secret({ size: 20 });
     const totp = this.totp(secret.base32, admin.username);
     // Stored but not active until a code proves the authenticator has it.
@@ -118,16 +151,15 @@ export class AuthService {
   }
 
   async totpEnable(admin: AdminRow, actor: Actor, code: string): Promise<void> {
+    if (admin.totp_enabled) throw new ConflictError('totp_enabled');
     if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
-    if (!this.checkTotp(admin.totp_secret_enc, code)) throw new BadRequestError('Invalid TOTP code');
+    if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code');
     await this.d.admins.setTotp(admin.id, admin.totp_secret_enc, true);
     await this.d.audit.record(actor, 'totp_enable', { type: 'admin', id: admin.id });
   }
 
   async totpDisable(admin: AdminRow, actor: Actor, currentPassword: string): Promise<void> {
-    if (!(await verifyPassword(admin.password_hash, currentPassword))) {
-      throw new BadRequestError('Current password is incorrect');
-    }
+    await this.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/auth/totp/disable');
     await this.d.admins.setTotp(admin.id, null, false);
     await this.d.audit.record(actor, 'totp_disable', { type: 'admin', id: admin.id });
   }
@@ -143,13 +175,25 @@ export class AuthService {
     });
   }
 
-  private checkTotp(secretEnc: string, code: string): boolean {
-    if (!/^\d{6}$/.test(code.trim())) return false;
+  /**
+   * True when `code` is valid now (RFC 6238, ±1 step) and its step is later than the last one this
+   * admin used: a code is accepted once, and never after a later one.
+   */
+  private async acceptTotp(admin: AdminRow, secretEnc: string, code: string): Promise<boolean> {
+    const step = this.totpStep(secretEnc, code.trim());
+    return step !== null && (await this.d.admins.claimTotpStep(admin.id, step));
+  }
+
+  /** The time step a code belongs to, or null when it matches none of the current window. */
+  private totpStep(secretEnc: string, code: string): number | null {
+    if (!/^\d{6}$/.test(code)) return null;
     try {
-      const secret = this.d.cipher.decrypt(secretEnc);
-      return this.totp(secret, 'x').validate({ token: code.trim(), window: 1 }) !== null;
+      const totp = this.totp(this.d.cipher.decrypt(secretEnc), 'x');
+      const timestamp = Date.now();
+      const delta = totp.validate({ token: code, window: 1, timestamp });
+      return delta === null ? null : totp.counter({ timestamp }) + delta;
     } catch {
-      return false;
+      return null;
     }
   }
 }

@@ -1,16 +1,38 @@
 /**
- * The checks that run before credentials (CONTRACT §8 order): the login IP allowlist, then the
- * failed-login lockout (5 failures per username or caller address in 15 minutes).
+ * The checks that run before credentials, in this order: the login IP allowlist, then the
+ * failed-attempt lockout (5 failures per username or caller address in 15 minutes). The lockout
+ * also counts wrong current passwords given to endpoints that re-check them.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
 import { normalizeIp, systemResolver, type HostResolver } from '../../core/network.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import { TooManyRequestsError } from '../../core/errors.js';
 
 export const LOCKOUT_LIMIT = 5;
 export const LOCKOUT_WINDOW_S = 15 * 60;
 const HOST_CACHE_MS = 5 * 60 * 1000;
+
+/** How long an attempt waits for attempts in flight to finish before it is refused. */
+const SLOT_WAIT_MS = 3_000;
+const SLOT_RETRY_MS = 25;
+/** An in-flight count left by a process that died mid-attempt is gone after this much quiet. */
+const HELD_TTL_S = 60;
+
+/** One attempt in flight; settle it exactly once: `failed` counts it, `release` does not. */
+export interface AttemptSlot {
+  failed(): Promise<void>;
+  release(): Promise<void>;
+}
+
+interface Counter {
+  fail: string;
+  held: string;
+}
+
+const UNCOUNTED: AttemptSlot = { failed: async () => {}, release: async () => {} };
 
 export class LoginGuard {
   private readonly hostCache = new Map<string, { at: number; addrs: string[] }>();
@@ -76,39 +98,107 @@ export class LoginGuard {
     return addrs;
   }
 
-  /** Seconds until the caller may try again, or 0 when not locked out. */
-  async lockedFor(username: string, ip: string): Promise<number> {
+  /**
+   * Takes a slot for one attempt of this username from this address before any password is
+   * checked. Two counters per key: confirmed failures (the lockout window) and attempts still in
+   * flight. An attempt goes ahead only while failures plus attempts in flight, itself included,
+   * stay within LOCKOUT_LIMIT. INCR is atomic on both caches, so however many requests arrive at
+   * once, at most LOCKOUT_LIMIT of them are verifying a password that could still fail; the rest
+   * wait for those to finish (a right password frees its slot at once, so parallel good logins
+   * are only queued), and are refused with 429 once the failures reach the limit.
+   * With the cache down nothing can be counted: every admin locked out would be worse, so the
+   * attempt goes ahead and the credentials decide.
+   */
+  async reserve(username: string, ip: string): Promise<AttemptSlot> {
+    const giveUpAt = Date.now() + SLOT_WAIT_MS;
+    for (;;) {
+      const outcome = await this.tryReserve(this.keys(username, ip));
+      if (outcome !== 'busy') return outcome;
+      if (Date.now() >= giveUpAt) throw new TooManyRequestsError('Too many attempts at once; try again shortly', 1);
+      await sleep(SLOT_RETRY_MS + Math.floor(Math.random() * SLOT_RETRY_MS));
+    }
+  }
+
+  private async tryReserve(counters: Counter[]): Promise<AttemptSlot | 'busy'> {
+    const held: string[] = [];
+    const locked: string[] = [];
+    let busy = false;
     try {
-      let wait = 0;
-      for (const key of this.keys(username, ip)) {
-        const n = Number((await this.cache.get(key)) ?? 0);
-        if (n >= LOCKOUT_LIMIT) wait = Math.max(wait, await this.cache.ttl(key));
+      for (const c of counters) {
+        // In flight first, failures second: a finishing attempt adds its failure before it
+        // leaves the in-flight count, so no attempt is ever missing from both.
+        const inFlight = await this.cache.incr(c.held, HELD_TTL_S, { refreshTtl: true });
+        held.push(c.held);
+        const failures = Number((await this.cache.get(c.fail)) ?? 0);
+        if (failures >= LOCKOUT_LIMIT) locked.push(c.fail);
+        else if (failures + inFlight > LOCKOUT_LIMIT) busy = true;
       }
-      return wait > 0 ? wait : 0;
     } catch (err) {
-      // A cache outage must not lock every admin out; credentials are still checked.
       this.log.warn({ err: String(err) }, 'lockout check skipped: cache unavailable');
-      return 0;
+      await this.decrement(held);
+      return UNCOUNTED;
     }
+    if (locked.length > 0) {
+      const wait = await this.secondsLeft(locked);
+      await this.decrement(held);
+      throw new TooManyRequestsError('Too many failed attempts; try again later', wait);
+    }
+    if (busy) {
+      await this.decrement(held);
+      return 'busy';
+    }
+    let settled = false;
+    const settle = async (failed: boolean) => {
+      if (settled) return;
+      settled = true;
+      if (failed) await this.countFailure(counters);
+      await this.decrement(held);
+    };
+    return { failed: () => settle(true), release: () => settle(false) };
   }
 
-  async recordFailure(username: string, ip: string): Promise<void> {
-    try {
-      for (const key of this.keys(username, ip)) await this.cache.incr(key, LOCKOUT_WINDOW_S);
-    } catch (err) {
-      this.log.warn({ err: String(err) }, 'could not record a failed login: cache unavailable');
-    }
-  }
-
+  /** A successful login starts that username's count again. */
   async clearUser(username: string): Promise<void> {
     try {
-      await this.cache.del(this.keys(username, '')[0]);
+      await this.cache.del(this.keys(username, '')[0].fail);
     } catch {
       // Best effort: the counter expires with its window anyway.
     }
   }
 
-  private keys(username: string, ip: string): string[] {
-    return [`login:fail:user:${username.toLowerCase()}`, `login:fail:ip:${ip}`];
+  private async countFailure(counters: Counter[]): Promise<void> {
+    try {
+      for (const c of counters) await this.cache.incr(c.fail, LOCKOUT_WINDOW_S);
+    } catch (err) {
+      this.log.warn({ err: String(err) }, 'could not record a failed attempt: cache unavailable');
+    }
+  }
+
+  private async secondsLeft(keys: string[]): Promise<number> {
+    let wait = 0;
+    for (const key of keys) {
+      try {
+        wait = Math.max(wait, await this.cache.ttl(key));
+      } catch {
+        wait = LOCKOUT_WINDOW_S;
+      }
+    }
+    // A counter without a TTL (never written by this code) still gets a whole window.
+    return wait > 0 ? wait : LOCKOUT_WINDOW_S;
+  }
+
+  private async decrement(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      try {
+        await this.cache.decr(key);
+      } catch (err) {
+        // The slot then stays taken until HELD_TTL_S of quiet: a lost release errs on the strict side.
+        this.log.warn({ err: String(err) }, 'could not release a login attempt slot: cache unavailable');
+      }
+    }
+  }
+
+  private keys(username: string, ip: string): Counter[] {
+    return [`user:${username.toLowerCase()}`, `ip:${ip}`].map((id) => ({ fail: `login:fail:${id}`, held: `login:held:${id}` }));
   }
 }

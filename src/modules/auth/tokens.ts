@@ -11,6 +11,12 @@ export interface TokenClaims {
   username: string;
   tokenVersion: number;
   type: 'access' | 'refresh';
+  /** Unix seconds. */
+  expiresAt: number;
+  /** The token's own id. */
+  jti?: string;
+  /** Refresh tokens: the login they descend from. */
+  family?: string;
 }
 
 export interface TokenPair {
@@ -30,20 +36,35 @@ export class TokenService {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  private sign(adminId: number, username: string, tokenVersion: number, type: 'access' | 'refresh', ttl: number) {
-    return new SignJWT({ username, token_version: tokenVersion, typ: type })
+  private sign(
+    admin: { id: number; username: string; token_version: number },
+    type: 'access' | 'refresh',
+    expiresAt: number,
+    extra: { jti?: string; fam?: string } = {},
+  ) {
+    return new SignJWT({ username: admin.username, token_version: admin.token_version, typ: type, ...(extra.fam ? { fam: extra.fam } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(String(adminId))
+      .setSubject(String(admin.id))
       .setIssuedAt()
-      .setJti(crypto.randomUUID())
-      .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
+      .setJti(extra.jti ?? crypto.randomUUID())
+      .setExpirationTime(expiresAt)
       .sign(this.key);
   }
 
-  async issuePair(admin: { id: number; username: string; token_version: number }): Promise<TokenPair> {
+  /**
+   * An access token and a refresh token. The refresh token belongs to the login `session.family`,
+   * carries `session.refreshJti` (the one the family will accept next) and never outlives the
+   * session (`session.endsAt`, unix seconds).
+   */
+  async issuePair(
+    admin: { id: number; username: string; token_version: number },
+    session?: { family: string; refreshJti: string; endsAt: number },
+  ): Promise<TokenPair> {
+    const now = Math.floor(Date.now() / 1000);
+    const refreshExp = Math.min(now + REFRESH_TTL_S, session?.endsAt ?? Number.POSITIVE_INFINITY);
     const [access, refresh] = await Promise.all([
-      this.sign(admin.id, admin.username, admin.token_version, 'access', ACCESS_TTL_S),
-      this.sign(admin.id, admin.username, admin.token_version, 'refresh', REFRESH_TTL_S),
+      this.sign(admin, 'access', now + ACCESS_TTL_S),
+      this.sign(admin, 'refresh', refreshExp, { jti: session?.refreshJti, fam: session?.family }),
     ]);
     return { access_token: access, refresh_token: refresh, token_type: 'bearer', expires_in: ACCESS_TTL_S };
   }
@@ -62,8 +83,11 @@ export class TokenService {
       // Earlier builds named the claim `tv`; their refresh tokens stay valid across an upgrade.
       const tokenVersion = payload.token_version ?? payload.tv;
       if (payload.typ !== type || !Number.isInteger(adminId) || typeof tokenVersion !== 'number') return null;
-      const claims: TokenClaims = { adminId, username: String(payload.username ?? ''), tokenVersion, type };
-      this.remember(token, claims, payload.exp ?? 0);
+      const expiresAt = payload.exp ?? 0;
+      const claims: TokenClaims = { adminId, username: String(payload.username ?? ''), tokenVersion, type, expiresAt };
+      if (typeof payload.jti === 'string') claims.jti = payload.jti;
+      if (typeof payload.fam === 'string') claims.family = payload.fam;
+      this.remember(token, claims, expiresAt);
       return claims;
     } catch {
       return null;

@@ -1,5 +1,6 @@
 /** Password presets: encrypted passwords servers can refer to, and `/api/presets`. */
 import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
 import type { AdminRow, Database } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -14,15 +15,15 @@ export interface PresetsModuleDeps {
   db: Kysely<Database>;
   cipher: Cipher;
   audit: AuditService;
-  verifyCurrentPassword(admin: AdminRow, password: string): Promise<boolean>;
+  requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
 export function createPresetsModule(d: PresetsModuleDeps) {
   const repo = new PresetsRepository(d.db);
-  const presets = new PresetsService({ repo, cipher: d.cipher, audit: d.audit, verifyCurrentPassword: d.verifyCurrentPassword });
+  const presets = new PresetsService({ repo, cipher: d.cipher, audit: d.audit, requireCurrentPassword: d.requireCurrentPassword });
   const feature: Feature = { name: 'presets', routes: [mount('/api/presets', presetsRoutes, { presets })] };
   return { repo, presets, feature };
 }
 
-/** The naming rules and the wrong-password answer both preset kinds share. */
-export { WRONG_CURRENT_PASSWORD, presetName, presetUsername } from './presets.service.js';
+/** The naming rules both preset kinds share. */
+export { presetName, presetUsername } from './presets.service.js';

@@ -15,7 +15,8 @@ export interface PresetsDeps {
   repo: PresetsRepository;
   cipher: Cipher;
   audit: AuditService;
-  verifyCurrentPassword(admin: AdminRow, password: string): Promise<boolean>;
+  /** Throws (400 wrong, 429 locked out) unless `password` is the admin's own; counts and audits failures. */
+  requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
 export interface CreatePresetInput {
@@ -37,8 +38,6 @@ export function presetName(value: string): string {
   if (!v) throw new BadRequestError('Name must not be blank');
   return v;
 }
-
-export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 
 export class PresetsService {
   constructor(private readonly d: PresetsDeps) {}
@@ -72,7 +71,7 @@ export class PresetsService {
   }
 
   async reveal(actor: Actor, admin: AdminRow, id: number, currentPassword: string) {
-    if (!(await this.d.verifyCurrentPassword(admin, currentPassword))) throw new BadRequestError(WRONG_CURRENT_PASSWORD);
+    await this.d.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/presets/{id}/reveal');
     const row = await this.get(id);
     // A DecryptionError (ENCRYPTION_KEY changed) becomes a 500 with a safe message.
     const password = this.d.cipher.decrypt(row.password_enc);

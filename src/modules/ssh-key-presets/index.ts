@@ -1,5 +1,6 @@
 /** SSH key presets: encrypted private keys servers can refer to, and `/api/ssh-key-presets`. */
 import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
 import type { AdminRow, Database } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -14,12 +15,12 @@ export interface SshKeyPresetsModuleDeps {
   db: Kysely<Database>;
   cipher: Cipher;
   audit: AuditService;
-  verifyCurrentPassword(admin: AdminRow, password: string): Promise<boolean>;
+  requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
 export function createSshKeyPresetsModule(d: SshKeyPresetsModuleDeps) {
   const repo = new SshKeyPresetsRepository(d.db);
-  const sshKeyPresets = new SshKeyPresetsService({ repo, cipher: d.cipher, audit: d.audit, verifyCurrentPassword: d.verifyCurrentPassword });
+  const sshKeyPresets = new SshKeyPresetsService({ repo, cipher: d.cipher, audit: d.audit, requireCurrentPassword: d.requireCurrentPassword });
   const feature: Feature = { name: 'ssh-key-presets', routes: [mount('/api/ssh-key-presets', sshKeyPresetsRoutes, { sshKeyPresets })] };
   return { repo, sshKeyPresets, feature };
 }

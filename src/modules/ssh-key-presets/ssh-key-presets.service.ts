@@ -4,19 +4,20 @@
  */
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
-import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { parsePrivateKey } from '../../core/ssh-keys.js';
 import { nowIso } from '../../core/time.js';
 import type { AdminRow, SshKeyPresetRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { WRONG_CURRENT_PASSWORD, presetName, presetUsername } from '../presets/index.js';
+import { presetName, presetUsername } from '../presets/index.js';
 import type { SshKeyPresetPatch, SshKeyPresetsRepository } from './ssh-key-presets.repository.js';
 
 export interface SshKeyPresetsDeps {
   repo: SshKeyPresetsRepository;
   cipher: Cipher;
   audit: AuditService;
-  verifyCurrentPassword(admin: AdminRow, password: string): Promise<boolean>;
+  /** Throws (400 wrong, 429 locked out) unless `password` is the admin's own; counts and audits failures. */
+  requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
 export interface CreateSshKeyPresetInput {
@@ -103,7 +104,7 @@ export class SshKeyPresetsService {
   }
 
   async reveal(actor: Actor, admin: AdminRow, id: number, currentPassword: string) {
-    if (!(await this.d.verifyCurrentPassword(admin, currentPassword))) throw new BadRequestError(WRONG_CURRENT_PASSWORD);
+    await this.d.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/ssh-key-presets/{id}/reveal');
     const row = await this.get(id);
     const privateKey = this.d.cipher.decrypt(row.private_key_enc);
     await this.d.audit.record(actor, 'reveal_ssh_key_preset', { type: 'ssh_key_preset', id });

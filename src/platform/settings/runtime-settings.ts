@@ -17,6 +17,10 @@ export class RuntimeSettings {
   /** When each value was stored (the row's `updated_at`), kept in step with `values`. */
   private readonly stamps = new Map<string, string>();
   private readonly listeners = new Set<Listener>();
+  /** When this worker last had each key from the database (read, written, or told of a change). */
+  private readonly readAt = new Map<string, number>();
+  private readonly rereads = new Map<string, Promise<void>>();
+  private loadedAt = 0;
   private unsubscribe: Unsubscribe | null = null;
   private readonly origin = Math.random().toString(36).slice(2);
   /** Remote changes are applied one at a time, so a slow re-read can never overwrite a newer one. */
@@ -32,10 +36,12 @@ export class RuntimeSettings {
     const rows = await this.repo.all();
     this.values.clear();
     this.stamps.clear();
+    this.readAt.clear();
     for (const r of rows) {
       this.values.set(r.key, r.value);
       this.stamps.set(r.key, r.updated_at);
     }
+    this.loadedAt = Date.now();
   }
 
   /** Follows changes made by other workers. */
@@ -52,6 +58,25 @@ export class RuntimeSettings {
 
   get(key: string): string | null {
     return this.values.get(key) ?? null;
+  }
+
+  /**
+   * The value, re-read from the database first when this worker's copy is older than
+   * `maxAgeMs`. For a value whose change must reach every worker even when the change
+   * announcement is lost (Redis down): the API key, whose rotation must lock the old key out.
+   */
+  async getFresh(key: string, maxAgeMs: number): Promise<string | null> {
+    if (Date.now() - (this.readAt.get(key) ?? this.loadedAt) >= maxAgeMs) {
+      let pending = this.rereads.get(key);
+      if (!pending) {
+        // In the queue of remote changes, so an older read can never land after a newer one.
+        pending = this.remoteQueue = this.remoteQueue.then(() => this.reread(key));
+        this.rereads.set(key, pending);
+        void pending.finally(() => this.rereads.delete(key));
+      }
+      await pending;
+    }
+    return this.get(key);
   }
 
   has(key: string): boolean {
@@ -108,6 +133,7 @@ export class RuntimeSettings {
   }
 
   private apply(key: string, value: string | null, updatedAt: string): void {
+    this.readAt.set(key, Date.now());
     this.values.set(key, value);
     this.stamps.set(key, updatedAt);
     this.emit(key, value);
@@ -136,14 +162,26 @@ export class RuntimeSettings {
     try {
       const { key, origin } = JSON.parse(msg) as { key: string; origin: string };
       if (origin === this.origin || typeof key !== 'string') return;
+      await this.reread(key);
+    } catch (err) {
+      this.log.warn({ err: String(err) }, 'could not apply a setting change from another worker');
+    }
+  }
+
+  private async reread(key: string): Promise<void> {
+    try {
       const row = await this.repo.get(key);
-      if (row) this.apply(key, row.value, row.updated_at);
-      else if (this.values.delete(key)) {
+      if (row) {
+        if (row.value !== this.values.get(key) || row.updated_at !== this.stamps.get(key)) this.apply(key, row.value, row.updated_at);
+      } else if (this.values.delete(key)) {
         this.stamps.delete(key);
         this.emit(key, null);
       }
     } catch (err) {
-      this.log.warn({ err: String(err) }, 'could not apply a setting change from another worker');
+      // The copy in memory stands until the next try.
+      this.log.warn({ err: String(err), key }, 'could not re-read a setting');
+    } finally {
+      this.readAt.set(key, Date.now());
     }
   }
 }

@@ -36,6 +36,7 @@ export const MUTABLE_KEYS = new Set<string>([
   'login_subscription_ips',
   'login_manual_ips',
   'login_allowed_ips',
+  'session_max_age_days',
   'notify_alert_cpu',
   'notify_alert_mem',
   'notify_alert_disk',
@@ -59,6 +60,7 @@ export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
   cpu_alert_threshold: { min: 1, max: 100 },
   mem_alert_threshold: { min: 1, max: 100 },
   disk_alert_threshold: { min: 1, max: 100 },
+  session_max_age_days: { min: 1, max: 365 },
 };
 
 const SOUNDS = ['off', 'beep_short', 'beep_double', 'chime_soft'];
@@ -73,6 +75,7 @@ export const DEFAULTS: Record<string, string> = {
   script_exec_complete_sound: 'beep_double',
   push_complete_sound: 'beep_double',
   theme: 'dark',
+  session_max_age_days: '30',
 };
 
 /** Keys whose change is mirrored into the host patrol script's env file (rule 7). */

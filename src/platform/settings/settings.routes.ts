@@ -1,12 +1,13 @@
 /**
- * `/api/settings`: list, read, write and the API key reveal. The fixed routes of the other
+ * `/api/settings`: list, read, write, and the API key's reveal and rotation. The fixed routes of the other
  * settings-area modules (allowlist, messenger, wallpapers, patrol) share this prefix; Fastify's
  * router prefers their static segments over `/:key`, which the tests pin down.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponse } from '../../http/schemas.js';
-import { KeyParams, PutSettingBody, PutSettingResponse, RevealResponse, SettingSchema } from './settings.schemas.js';
+import { requireAdmin } from '../../http/request-context.js';
+import { KeyParams, PutSettingBody, PutSettingResponse, RevealResponse, RotateApiKeyBody, SettingSchema } from './settings.schemas.js';
 import type { SettingsService } from './settings.service.js';
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsService }> = async (app, { settings: service }) => {
@@ -35,6 +36,16 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
       },
     },
     async (req) => service.update(req.actor, req.params.key, req.body.value),
+  );
+
+  app.post(
+    '/api-key/rotate',
+    {
+      // An administrator with their password, never the key itself.
+      config: { adminOnly: true },
+      schema: { tags: ['settings'], body: RotateApiKeyBody, response: { 200: RevealResponse, ...errors, 429: ErrorResponse } },
+    },
+    async (req) => service.rotateApiKey(req.actor, requireAdmin(req), req.body.current_password),
   );
 
   app.post(

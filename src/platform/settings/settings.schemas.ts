@@ -23,3 +23,6 @@ export const PutSettingResponse = Type.Object({
 });
 
 export const RevealResponse = Type.Object({ key: Type.String(), value: Type.String() });
+
+/** An empty current_password is just a wrong one: 400 like any mismatch, not a 422. */
+export const RotateApiKeyBody = Type.Object({ current_password: Type.String({ maxLength: 1024 }) });

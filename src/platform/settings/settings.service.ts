@@ -4,6 +4,8 @@
  * `RuntimeSettings.set`, which applies it here at once and announces it to the other workers.
  */
 import type { Actor } from '../../core/actor.js';
+import { generateApiKey } from '../../core/crypto.js';
+import type { AdminRow } from '../../db/types.js';
 import { BadRequestError, errorMessage, ForbiddenError, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { redactUrl } from '../../db/database.js';
@@ -40,6 +42,8 @@ export interface SettingsServiceDeps {
   startedAt: string;
   /** Mirrors the default bot's credentials to the host patrol script (rule 7). */
   syncPatrolEnv(token: string, chatId: string): Promise<void>;
+  /** The login's check of an admin's own password (400 wrong, 429 locked out; counted and audited). */
+  requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
 /** Keys shown in a listing with this value, never a stored row (secrets live in DATA_DIR/env). */
@@ -110,6 +114,18 @@ export class SettingsService {
     const value = this.d.secrets.read('api_key');
     if (value === null) throw new NotFoundError('API key not stored');
     await this.d.audit.record(actor, 'reveal_api_key', { type: 'setting', id: 'api_key' });
+    return { key: 'api_key', value };
+  }
+
+  /**
+   * A new API key, the old one refused at once: here as soon as it is stored, on the other
+   * workers when the change announcement reaches them (and within a second without it).
+   */
+  async rotateApiKey(actor: Actor, admin: AdminRow, currentPassword: string): Promise<{ key: 'api_key'; value: string }> {
+    await this.d.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/settings/api-key/rotate');
+    const value = generateApiKey();
+    await this.d.secrets.write('api_key', value);
+    await this.d.audit.record(actor, 'rotate_api_key', { type: 'setting', id: 'api_key' });
     return { key: 'api_key', value };
   }
 

@@ -145,6 +145,31 @@ describe.each(backends)('Cache contract: $name', (backend) => {
     expect(await cache.ttl(window)).toBe(1);
   });
 
+  it('decrements a live counter, keeping its TTL, and never revives or negates a missing one', async () => {
+    const window = k('slots');
+    expect(await cache.incr(window, 100)).toBe(1);
+    expect(await cache.incr(window, 100)).toBe(2);
+    expect(await cache.decr(window)).toBe(1);
+    expect(await cache.ttl(window)).toBeGreaterThan(90);
+    expect(await cache.decr(window)).toBe(0);
+    expect(await cache.decr(window)).toBe(0);
+    expect(await cache.get(window)).toBe('0');
+    const missing = k('no-counter');
+    expect(await cache.decr(missing)).toBe(0);
+    expect(await cache.ttl(missing)).toBe(-2);
+    const text = k('text');
+    await cache.set(text, 'abc');
+    await expect(cache.decr(text)).rejects.toThrow(/not an integer/);
+  });
+
+  it('incr with refreshTtl restarts the TTL on every increment', async () => {
+    const key = k('sliding');
+    expect(await cache.incr(key, 1, { refreshTtl: true })).toBe(1);
+    expect(await cache.ttl(key)).toBe(1);
+    expect(await cache.incr(key, 100, { refreshTtl: true })).toBe(2);
+    expect(await cache.ttl(key)).toBeGreaterThan(90);
+  });
+
   it('rejects incr on a non-integer value', async () => {
     const key = k('text');
     await cache.set(key, 'abc');

@@ -69,7 +69,9 @@ describe.each(dbKinds())('auth on %s', (db) => {
     expect(need.json().detail).toBe('totp_required');
     const wrong = await login({ username: 'totpuser', password: 'totp-password-1', totp_code: '123456' });
     expect(wrong.json().detail).toBe('totp_invalid');
-    const ok = await login({ username: 'totpuser', password: 'totp-password-1', totp_code: totp.generate() });
+    // The enabling code is spent; the next step's code is inside the ±1 window.
+    const next = totp.generate({ timestamp: Date.now() + 30_000 });
+    const ok = await login({ username: 'totpuser', password: 'totp-password-1', totp_code: next });
     expect(ok.statusCode).toBe(200);
   });
 });

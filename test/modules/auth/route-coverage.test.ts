@@ -10,6 +10,7 @@ const PUBLIC = new Set([
   'GET /health',
   'POST /api/auth/login',
   'POST /api/auth/refresh',
+  'POST /api/auth/logout',
   'GET /api/settings/daily-wallpapers',
   'GET /api/settings/daily-wallpaper',
   'GET /api/agent/install.sh',

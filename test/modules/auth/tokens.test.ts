@@ -9,7 +9,9 @@ describe('TokenService', () => {
   it('issues token_version and reads it back; the wrong type or a missing version is refused', async () => {
     const svc = new TokenService(SECRET);
     const pair = await svc.issuePair({ id: 7, username: 'ops', token_version: 3 });
-    expect(await svc.verify(pair.access_token, 'access')).toEqual({ adminId: 7, username: 'ops', tokenVersion: 3, type: 'access' });
+    expect(await svc.verify(pair.access_token, 'access')).toEqual({
+      adminId: 7, username: 'ops', tokenVersion: 3, type: 'access', expiresAt: expect.any(Number), jti: expect.any(String),
+    });
     expect(await svc.verify(pair.access_token, 'refresh')).toBeNull();
     const noVersion = await new SignJWT({ username: 'ops', typ: 'access' })
       .setProtectedHeader({ alg: 'HS256' }).setSubject('7').setExpirationTime('5m')

@@ -64,6 +64,7 @@ describe.each(dbKinds())('settings on %s', (db) => {
       databaseUrl: 'postgres://fleet:hunter2@db.internal:5432/fleet',
       startedAt: new Date().toISOString(),
       syncPatrolEnv: async () => {},
+      requireCurrentPassword: async () => {},
     });
     const v = svc.get('database_url');
     expect(v.value).toBe('postgres://fleet:***@db.internal:5432/fleet');

@@ -1,0 +1,102 @@
+/**
+ * A login's refresh tokens. Each login starts a family (a database row); each refresh token names
+ * its family and carries an id, and only the family's newest token may be used: using it rotates
+ * the family to the token it returns. Presenting any older one means two parties hold the chain
+ * (a stolen token, or a client that refreshed twice at once), so the whole family is revoked and
+ * audited as `refresh_reuse`. A family ends `session_max_age_days` after its login whatever the
+ * refreshes, and at logout. Access tokens stay stateless: this runs only on refresh.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../../core/actor.js';
+import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import type { AdminRow, RefreshFamilyRow } from '../../db/types.js';
+import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
+import type { AdminsRepository } from '../admins/index.js';
+import type { LoginGuard } from './login-guard.js';
+import type { RefreshFamiliesRepository } from './refresh-families.repository.js';
+import type { TokenPair, TokenService } from './tokens.js';
+
+export const SESSION_MAX_AGE_SETTING = 'session_max_age_days';
+export const DEFAULT_SESSION_MAX_AGE_DAYS = 30;
+const DAY_MS = 86_400_000;
+const INVALID = 'Invalid or expired refresh token';
+
+export interface RefreshSessionsDeps {
+  families: RefreshFamiliesRepository;
+  tokens: TokenService;
+  admins: Pick<AdminsRepository, 'findById'>;
+  guard: Pick<LoginGuard, 'isAllowed'>;
+  audit: AuditService;
+  settings: RuntimeSettings;
+}
+
+export class RefreshSessions {
+  constructor(private readonly d: RefreshSessionsDeps) {}
+
+  /** After a successful login: a new family and its first token pair. */
+  async start(admin: AdminRow): Promise<TokenPair> {
+    const jti = randomUUID();
+    const family = await this.d.families.create(admin.id, jti);
+    // Families past the age cap can never be used again; clearing them here keeps the table small.
+    await this.d.families.pruneCreatedBefore(new Date(Date.now() - this.maxAgeMs()).toISOString());
+    return this.d.tokens.issuePair(admin, { family: family.id, refreshJti: jti, endsAt: this.endsAt(family) });
+  }
+
+  /** `POST /api/auth/refresh`: the allowlist first (as for login), then the token, then its family. */
+  async refresh(refreshToken: string, ip: string): Promise<TokenPair> {
+    if (!(await this.d.guard.isAllowed(ip))) {
+      await this.d.audit.record({ adminId: null, username: 'anonymous', ip }, 'login_ip_blocked', {
+        type: 'admin',
+        detail: `refresh ip=${ip}`,
+      });
+      throw new ForbiddenError('ip_blocked');
+    }
+    const claims = await this.d.tokens.verify(refreshToken, 'refresh');
+    // Tokens from before families existed carry none: they cannot be tracked, so they end here.
+    if (!claims?.family || !claims.jti) throw new UnauthorizedError(INVALID);
+    const admin = await this.d.admins.findById(claims.adminId);
+    if (!admin || admin.token_version !== claims.tokenVersion) throw new UnauthorizedError(INVALID);
+    const family = await this.d.families.find(claims.family);
+    if (!family || family.revoked || family.admin_id !== admin.id) throw new UnauthorizedError(INVALID);
+    if (this.endsAt(family) * 1000 <= Date.now()) {
+      await this.d.families.revoke(family.id);
+      throw new UnauthorizedError('Session expired; log in again');
+    }
+    const next = randomUUID();
+    if (family.current_jti !== claims.jti || !(await this.d.families.rotate(family.id, claims.jti, next))) {
+      await this.d.families.revoke(family.id);
+      const actor: Actor = { adminId: admin.id, username: admin.username, ip };
+      await this.d.audit.record(actor, 'refresh_reuse', { type: 'admin', id: admin.id, detail: `family=${family.id}` });
+      throw new UnauthorizedError(INVALID);
+    }
+    return this.d.tokens.issuePair(admin, { family: family.id, refreshJti: next, endsAt: this.endsAt(family) });
+  }
+
+  /**
+   * `POST /api/auth/logout`: revokes the login the token belongs to (any of its tokens will do,
+   * and again is no error). The access tokens already issued run out on their own (30 min).
+   */
+  async logout(refreshToken: string, ip: string): Promise<void> {
+    const claims = await this.d.tokens.verify(refreshToken, 'refresh');
+    if (!claims?.family) throw new UnauthorizedError(INVALID);
+    await this.d.families.revoke(claims.family);
+    const actor: Actor = { adminId: claims.adminId, username: claims.username, ip };
+    await this.d.audit.record(actor, 'logout', { type: 'admin', id: claims.adminId });
+  }
+
+  /** A password change: every login of that admin ends (the token_version check does it too). */
+  revokeAllOf(adminId: number): Promise<void> {
+    return this.d.families.revokeAllOf(adminId);
+  }
+
+  private maxAgeMs(): number {
+    const days = this.d.settings.getInt(SESSION_MAX_AGE_SETTING, DEFAULT_SESSION_MAX_AGE_DAYS);
+    return (days > 0 ? days : DEFAULT_SESSION_MAX_AGE_DAYS) * DAY_MS;
+  }
+
+  /** When the login's session ends (unix seconds), under the current setting. */
+  private endsAt(family: RefreshFamilyRow): number {
+    return Math.floor((Date.parse(family.created_at) + this.maxAgeMs()) / 1000);
+  }
+}
