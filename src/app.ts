@@ -12,6 +12,7 @@ import type { AppConfig } from './config.js';
 import { installAuthHook } from './http/auth-hook.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
+import { logOptions } from './http/log-options.js';
 import { installValidation } from './http/validation.js';
 import type { ProcessRole } from './platform/process-role.js';
 
@@ -30,22 +31,10 @@ export interface BuildOptions extends ComposeOptions {
   role?: Exclude<ProcessRole, 'primary'>;
 }
 
-/** Secrets must never reach a log line, whatever a module logs. */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  '*.password',
-  '*.private_key',
-  '*.encrypted_pw',
-  '*.current_password',
-  '*.new_password',
-  '*.token',
-];
-
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    // A caller's logger options (tests capture output) keep the redaction and the URL rule.
+    logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -6,12 +6,13 @@
  */
 import cluster from 'node:cluster';
 import pino from 'pino';
-import { buildApp, REDACT_PATHS } from './app.js';
+import { buildApp } from './app.js';
 import { compose } from './composition/compose.js';
 import { loadConfig, type AppConfig } from './config.js';
 import { errorMessage } from './core/errors.js';
 import type { Logger } from './core/logger.js';
 import { redactUrl } from './db/database.js';
+import { logOptions } from './http/log-options.js';
 
 const GRACE_MS = 10_000;
 
@@ -63,7 +64,7 @@ async function runPrimary(config: AppConfig, log: Logger): Promise<void> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = pino({ level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  const log = pino(logOptions(config.logLevel));
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
   return runHttp(config, cluster.isWorker ? 'worker' : 'single');
 }
