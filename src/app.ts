@@ -6,13 +6,15 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { compose, type ComposeOptions, type Services } from './composition/compose.js';
 import type { AppConfig } from './config.js';
 import { installAuthHook } from './http/auth-hook.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
 import { logOptions } from './http/log-options.js';
+import { installAnonymousRateLimit } from './http/rate-limit.js';
+import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
 import type { ProcessRole } from './platform/process-role.js';
 
@@ -37,6 +39,12 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Errors the router raises before any hook (a malformed URL, a path segment over its limit)
+    // get the same {detail} shape as every other error.
+    frameworkErrors: (err, _req, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const root = await compose(config, opts.role ?? 'single', app.log, opts);
@@ -59,6 +67,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   installErrorHandling(app);
   installAuthHook(app, { trustProxy: config.trustProxy, auth: root.services.auth });
   installFiniteNumberGuard(app);
+  await installSecurityHeaders(app);
+  await installAnonymousRateLimit(app, { cacheUrl: config.cacheUrl, cachePrefix: config.cachePrefix, perMinute: config.anonRateLimit });
 
   await app.register(swagger, {
     openapi: {
@@ -72,7 +82,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
       security: [{ bearer: [] }, { apiKey: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
 
   for (const feature of root.features) {
     for (const r of feature.routes ?? []) await app.register(r.plugin, { ...r.options, prefix: r.prefix });

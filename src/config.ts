@@ -37,6 +37,8 @@ export interface AppConfig {
   bootstrap: boolean;
   /** Start background loops (retry worker, scheduler, offline detector...). Tests may turn them off. */
   backgroundJobs: boolean;
+  /** Anonymous requests per caller address and minute: login/refresh/logout, other public routes (0 = no limit). */
+  anonRateLimit: { auth: number; public: number };
   version: string;
 }
 
@@ -113,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     bootstrap: true,
     backgroundJobs: env.FLEET_BACKGROUND_JOBS !== '0',
+    anonRateLimit: {
+      auth: intEnv(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 30, 0, 1_000_000),
+      public: intEnv(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 0, 1_000_000),
+    },
     version: VERSION,
   };
 }

@@ -44,6 +44,9 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
       ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
       FLEET_BACKGROUND_JOBS: '0',
+      // Suites log in from one address far more often than a person does; test/http/rate-limit.test.ts sets its own.
+      RATE_LIMIT_AUTH_PER_MINUTE: '0',
+      RATE_LIMIT_PUBLIC_PER_MINUTE: '0',
       ...opts.env,
     };
     if (opts.db === 'postgres') {

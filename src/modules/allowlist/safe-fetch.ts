@@ -42,6 +42,13 @@ export function blockedRange(address: string, allowLoopback = false): string | n
     return 'invalid address';
   }
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  // IPv4-compatible IPv6 (::/96, deprecated): ipaddr.js calls ::7f00:1 "unicast", yet it names
+  // 127.0.0.1 on stacks that still route it. Only :: and ::1 themselves have ranges of their own.
+  if (ip.kind() === 'ipv6') {
+    const parts = (ip as ipaddr.IPv6).parts;
+    const compatible = parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7] > 1);
+    if (compatible) return 'ipv4Compatible';
+  }
   const range = ip.range();
   if (range === 'unicast') return null;
   if (range === 'loopback' && allowLoopback) return null;

@@ -16,10 +16,6 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthService }> 
         },
       },
     },
-    async (_req, reply) => {
-      // Lets an operator (and the cluster test) see which worker answered.
-      reply.header('x-worker-pid', String(process.pid));
-      return health.check();
-    },
+    async () => health.check(),
   );
 };

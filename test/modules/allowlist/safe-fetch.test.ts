@@ -44,6 +44,16 @@ describe('blockedRange', () => {
     }
     expect(blockedRange('127.0.0.1', true)).toBeNull();
     expect(blockedRange('::1', true)).toBeNull();
+  });
+
+  it('refuses IPv4-compatible IPv6 (::/96), which names an IPv4 address such as 127.0.0.1', () => {
+    // ipaddr.js reads dotted forms (::127.0.0.1) as IPv4-mapped: blocked like the IPv4 address itself.
+    expect(blockedRange('::127.0.0.1')).not.toBeNull();
+    for (const a of ['::7f00:1', '::a00:1', '::a9fe:a9fe', '::2']) {
+      expect(blockedRange(a), a).toBe('ipv4Compatible');
+      expect(blockedRange(a, true), a).toBe('ipv4Compatible');
+    }
+    expect(blockedRange('::1:0:0:1')).toBeNull();
     expect(blockedRange('::ffff:127.0.0.1', true)).toBeNull();
     for (const a of ['10.0.0.1', '169.254.169.254', '192.168.1.1', '::ffff:10.0.0.1', 'fc00::1', '100.64.0.1']) {
       expect(blockedRange(a, true), a).not.toBeNull();

@@ -1,0 +1,62 @@
+/**
+ * A rate limit for anonymous routes, per caller address, so that nobody without a login can make
+ * the service hash passwords (or serve wallpapers) without bound. Authenticated routes are not
+ * limited here: they are refused at once without a valid token. The agent heartbeat is exempt:
+ * it is checked against its per-server token, and thousands of agents may share one NAT address.
+ * With several workers the counters live in Redis, so the limit holds for the whole service; if
+ * Redis is unreachable the limit is skipped rather than failing requests.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { TooManyRequestsError } from '../core/errors.js';
+
+const EXEMPT = new Set(['/api/agent/heartbeat']);
+
+type RouteClass = 'auth' | 'public';
+
+function routeClass(req: FastifyRequest): RouteClass | null {
+  const route = req.routeOptions.url ?? '';
+  if (!req.routeOptions.config?.public || EXEMPT.has(route)) return null;
+  return route.startsWith('/api/auth/') ? 'auth' : 'public';
+}
+
+export interface RateLimitOptions {
+  /** `redis://…` shares the counters between workers; anything else keeps them in memory. */
+  cacheUrl: string;
+  cachePrefix: string;
+  /** Per address and minute: `auth` for login, refresh and logout (each may cost an Argon2 hash),
+   *  `public` for the other anonymous routes; 0 turns a class off. */
+  perMinute: Record<RouteClass, number>;
+}
+
+export async function installAnonymousRateLimit(app: FastifyInstance, o: RateLimitOptions): Promise<void> {
+  if (o.perMinute.auth === 0 && o.perMinute.public === 0) return;
+  const limited = (req: FastifyRequest): RouteClass | null => {
+    const c = routeClass(req);
+    return c && o.perMinute[c] > 0 ? c : null;
+  };
+  const redis = o.cacheUrl.startsWith('redis')
+    ? new Redis(o.cacheUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : null;
+  if (redis) {
+    redis.on('error', () => {}); // an outage is reported by /health and the cache adapter; here it only skips the limit
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+    await redis.connect().catch(() => {});
+  }
+  await app.register(rateLimit, {
+    global: true,
+    // After authentication has set the caller address (TRUST_PROXY applies) and before the handler.
+    hook: 'preHandler',
+    redis: redis ?? undefined,
+    nameSpace: `${o.cachePrefix}ratelimit:`,
+    skipOnError: true,
+    timeWindow: 60_000,
+    allowList: (req) => limited(req) === null,
+    keyGenerator: (req) => `${routeClass(req)}:${req.actor?.ip ?? req.ip}`,
+    max: (req) => o.perMinute[routeClass(req) ?? 'public'],
+    errorResponseBuilder: (_req, ctx) => new TooManyRequestsError('Too many requests; try again later', Math.ceil(ctx.ttl / 1000)),
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Security headers on every answer (@fastify/helmet), with a Content-Security-Policy the web
+ * console lives under: scripts only from the service itself (the console's build has no inline
+ * script), styles also inline (the component library sets style attributes), images also from
+ * data:/blob: URLs, connections (fetch and the live WebSocket) to the service itself, no framing.
+ * No `upgrade-insecure-requests`: the service is often reached over plain HTTP on a private
+ * address, where upgrading would break every request. `/docs` (Swagger UI) sets its own policy.
+ */
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+export const CONSOLE_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  upgradeInsecureRequests: null,
+};
+
+export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP },
+    // The console loads nothing cross-origin; COEP would only get in the way of wallpapers.
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+/** Swagger UI's own policy (it needs its inline bootstrap script), minus the upgrade directive. */
+export function docsCsp(header: string | number | string[]): string {
+  return String(header)
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && !d.startsWith('upgrade-insecure-requests'))
+    .join('; ');
+}
