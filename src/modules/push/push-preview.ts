@@ -53,7 +53,8 @@ export function toPreview(row: ServerRow, mode: SyncMode, stats: RsyncStats, std
     files_created: regularCount(stdout, 'created', stats.filesCreated),
     file_list_truncated: false,
   };
-  if (mode === 'full') out.files_deleted = regularCount(stdout, 'deleted', stats.filesDeleted);
+  // Every entry a mirror would delete: files, directories and links (a deleted directory is data lost too).
+  if (mode === 'full') out.files_deleted = stats.filesDeleted;
   if (verbose) {
     const lines = itemizedLines(stdout);
     out.file_list = lines.slice(0, FILE_LIST_MAX);

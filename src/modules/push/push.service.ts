@@ -17,6 +17,7 @@ import type { ServersService } from '../servers/index.js';
 import type { StagingPaths } from '../staging/index.js';
 import { CANCEL_KEY_PREFIX, executeBatch, failWithRetry, type BatchDeps } from './push-batch.js';
 import { toPreview } from './push-preview.js';
+import { refuseFullPushInto } from '../../core/protected-paths.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type NewResult } from './push.repository.js';
 import type { PushJournal } from './push-journal.js';
@@ -59,6 +60,8 @@ export class PushService {
     const ids = [...new Set(req.server_ids)];
     const rows = await Promise.all(ids.map((id) => this.d.servers.get(id).catch((err) => this.notFoundAsNull(err))));
     const members = rows.filter((r): r is ServerRow => r !== null);
+    if (targetPath) refuseFullPushInto(mode, targetPath);
+    else for (const m of members) refuseFullPushInto(mode, effectiveTargetPath(null, m.target_path), m.name);
     const results: NewResult[] = ids.map((id, i) =>
       rows[i]
         ? { server_id: id, server_name: rows[i].name, status: 'pending' }
@@ -130,6 +133,7 @@ export class PushService {
     const source = await this.d.staging.resolveStagingDir(req.source_path);
     const mode: SyncMode = req.sync_mode ?? 'incremental';
     const remotePath = effectiveTargetPath(req.target_path, row.target_path);
+    refuseFullPushInto(mode, remotePath, req.target_path?.trim() ? undefined : row.name);
     const target = await this.d.servers.targetFromRow(row);
     const r = await this.d.runner.run(target, { source, remotePath, mode, dryRun: true, itemize: true, timeoutMs: PREVIEW_TIMEOUT_MS });
     const error = r.ok && !r.stats ? 'rsync reported no statistics' : r.error;

@@ -6,7 +6,8 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError } from '../../core/errors.js';
 import { commandFailed, commandFailureDetail, isConnectionFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
-import { assertNoNul, protectedTarget, stripTrailingSlash } from './remote-paths.js';
+import { protectedTarget } from '../../core/protected-paths.js';
+import { assertNoNul, stripTrailingSlash } from './remote-paths.js';
 import type { FileOpsBody } from './remote.schemas.js';
 
 const TIMEOUT_MS = 30_000;

@@ -4,6 +4,7 @@
  */
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, NotFoundError, UnprocessableError } from '../../core/errors.js';
+import { refuseFullPushInto } from '../../core/protected-paths.js';
 import { nowIso, parseDateTimeShanghai } from '../../core/time.js';
 import type { ScheduleRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -164,7 +165,7 @@ export class SchedulesService {
     return d;
   }
 
-  /** The rules of CONTRACT §6 on the whole (merged) schedule. */
+  /** The rules of a schedule, checked on the whole (merged) schedule so a partial update cannot break one. */
   private async validated(d: Draft): Promise<Draft> {
     if (!d.name) throw missing('name', 'must not be blank');
     if (d.cron_expr) parseCron(d.cron_expr);
@@ -175,6 +176,8 @@ export class SchedulesService {
       if (parseServerIds(d.server_ids ?? '[]').length === 0) throw missing('server_ids', 'must list at least one server for a push schedule');
       // The directory may be staged later, but it can never be outside staging.
       await this.d.staging.resolveInsideStaging(d.source_path, 'Source path');
+      // A server's own target may change later: the push itself checks again when it fires.
+      if (d.target_path) refuseFullPushInto(d.sync_mode, d.target_path);
     } else {
       const content = d.script_content?.trim();
       if (d.script_id == null && !content) throw missing('script_id', 'or script_content is required for a script schedule');

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protectedTarget, stripTrailingSlash } from '../../../src/modules/remote/remote-paths.js';
+import { protectedTarget } from '../../../src/core/protected-paths.js';
+import { stripTrailingSlash } from '../../../src/modules/remote/remote-paths.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { hostileNames, markerPath, remoteTestApp, writeRemote, type RemoteTestApp } from './remote-helpers.js';
 
