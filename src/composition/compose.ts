@@ -102,7 +102,10 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   });
   const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
   const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase });
-  const wallpapers = createWallpapersModule({ dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log });
+  const wallpapers = createWallpapersModule({
+    dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log,
+    resolver: opts.fetchResolver ?? systemResolver, allowPrivateFetch: config.allowPrivateFetch,
+  });
   const dashboard = createDashboardModule({ fleet: servers.fleet, alerts: alerts.active, push: push.push, retries: retries.retries });
   const health = createHealthModule({ pingDb: () => pingDatabase(db), cache, version: config.version });
 

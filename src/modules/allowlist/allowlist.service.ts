@@ -13,7 +13,7 @@ import { nowIso } from '../../core/time.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import { dedupe, joinList, normalizeEntry, splitList, validateEntries } from './allowlist-entries.js';
-import { FetchRejectedError, type SafeFetcher } from './safe-fetch.js';
+import { FetchRejectedError, type SafeFetcher } from '../../adapters/http/safe-fetch.js';
 import { extractHosts } from './subscription-parser.js';
 
 export const K = {

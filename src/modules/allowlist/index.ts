@@ -10,7 +10,7 @@ import { mount, type Feature } from '../../platform/feature.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import { allowlistRoutes } from './allowlist.routes.js';
 import { AllowlistService } from './allowlist.service.js';
-import { SafeFetcher } from './safe-fetch.js';
+import { SafeFetcher } from '../../adapters/http/safe-fetch.js';
 
 export interface AllowlistModuleDeps {
   settings: RuntimeSettings;

@@ -41,7 +41,7 @@ export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ wallpapers: Wallpaper
   );
 };
 
-/** `/app/wallpapers/:file` (public): only `YYYYMMDD.jpg` names from the cache directory. */
+/** `/app/wallpapers/:file` (public): only `YYYYMMDD.jpg` names from the cache directory, served as the image type their bytes show. */
 export const wallpaperFilesRoutes: FastifyPluginAsyncTypebox<{ wallpapers: WallpaperService }> = async (
   app,
   { wallpapers: service },
@@ -53,13 +53,13 @@ export const wallpaperFilesRoutes: FastifyPluginAsyncTypebox<{ wallpapers: Wallp
       schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) },
     },
     async (req, reply) => {
-      const file = await service.filePath(req.params.file);
+      const file = await service.file(req.params.file);
       if (!file) throw new NotFoundError('Wallpaper not found');
       return reply
-        .type('image/jpeg')
+        .type(file.type)
         .header('cache-control', 'public, max-age=86400')
         .header('x-content-type-options', 'nosniff')
-        .send(fs.createReadStream(file));
+        .send(fs.createReadStream(file.path));
     },
   );
 };

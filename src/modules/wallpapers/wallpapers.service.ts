@@ -1,13 +1,18 @@
 /**
- * The daily wallpaper cache (spec §B "Wallpapers", CONTRACT §8): files `DATA_DIR/wallpapers/
- * <startdate YYYYMMDD>.jpg`, aged by that date (older than 7 days removed, 12 newest kept), served
- * as `/app/wallpapers/<file>.jpg`. An empty cache is filled once from the daily-image archive;
- * concurrent requests share that one fill, and a non-empty cache never causes an outbound call.
+ * The daily wallpaper cache: files `DATA_DIR/wallpapers/<startdate YYYYMMDD>.jpg`, aged by that
+ * date (older than 7 days removed, 12 newest kept), served publicly as `/app/wallpapers/<file>.jpg`.
+ * An empty cache is filled once from the daily-image archive; concurrent requests share that one
+ * fill, and a non-empty cache never causes an outbound call.
+ *
+ * Because the files are served to anyone, what the archive names is not trusted: an image is
+ * fetched only from the archive's own origin (redirects included), through the address guard
+ * (public addresses only, DNS pinned), and kept only when its bytes are a JPEG, PNG or WebP.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import type { SafeFetcher } from '../../adapters/http/safe-fetch.js';
 import { BadGatewayError, errorMessage } from '../../core/errors.js';
+import { imageTypeOf, type ImageType } from '../../core/image-type.js';
 import type { Actor } from '../../core/actor.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -24,8 +29,9 @@ export interface WallpaperServiceOptions {
   sourceUrl: string;
   log: Logger;
   audit: Pick<AuditService, 'record'>;
+  /** The guarded fetcher (public addresses only, DNS pinned). */
+  fetcher: Pick<SafeFetcher, 'fetchBytes'>;
   now?: () => Date;
-  timeoutMs?: number;
   maxImageBytes?: number;
   /** After a failed or empty fill, public requests wait this long before trying the archive again. */
   retryAfterMs?: number;
@@ -53,19 +59,15 @@ export function urlOf(file: string): string {
 
 export class WallpaperService {
   private readonly now: () => Date;
-  private readonly timeoutMs: number;
   private readonly maxImageBytes: number;
   private readonly retryAfterMs: number;
-  private readonly dispatcher: Dispatcher;
   private inflight: Promise<SyncResult> | null = null;
   private lastFailedFill = 0;
 
   constructor(private readonly o: WallpaperServiceOptions) {
     this.now = o.now ?? (() => new Date());
-    this.timeoutMs = o.timeoutMs ?? 15_000;
     this.maxImageBytes = o.maxImageBytes ?? 10 * 1024 * 1024;
     this.retryAfterMs = o.retryAfterMs ?? 15_000;
-    this.dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 3 }));
   }
 
   /** Prunes, then lists the cached files newest first as URLs. */
@@ -115,16 +117,22 @@ export class WallpaperService {
     return { url: files.length ? urlOf(files[0]) : null };
   }
 
-  /** The absolute path of a cached file for serving, or null (strict name check, no traversal). */
-  async filePath(name: string): Promise<string | null> {
+  /** A cached file for serving with its real type, or null (strict name check, no traversal, images only). */
+  async file(name: string): Promise<{ path: string; type: ImageType } | null> {
     if (fileDay(name) === null) return null;
     const p = path.join(this.o.dir, name);
-    const st = await fs.stat(p).catch(() => null);
-    return st?.isFile() ? p : null;
-  }
-
-  async close(): Promise<void> {
-    await this.dispatcher.destroy().catch(() => {});
+    const handle = await fs.open(p, 'r').catch(() => null);
+    if (!handle) return null;
+    try {
+      const head = Buffer.alloc(12);
+      const st = await handle.stat();
+      if (!st.isFile()) return null;
+      await handle.read(head, 0, 12, 0);
+      const type = imageTypeOf(head);
+      return type ? { path: p, type } : null;
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Removes files older than 7 days and all but the 12 newest; returns the kept names, newest first. */
@@ -157,7 +165,8 @@ export class WallpaperService {
     const source = new URL(this.o.sourceUrl);
     let archive: unknown;
     try {
-      archive = JSON.parse((await this.get(source.toString(), 2 * 1024 * 1024)).toString('utf8'));
+      const { body } = await this.o.fetcher.fetchBytes(source, { maxBytes: 2 * 1024 * 1024, sameOrigin: source.origin });
+      archive = JSON.parse(body.toString('utf8'));
     } catch (err) {
       throw new BadGatewayError(`Wallpaper source: ${err instanceof Error ? err.message : 'request failed'}`);
     }
@@ -175,8 +184,9 @@ export class WallpaperService {
       const target = path.join(this.o.dir, name);
       if (await fs.stat(target).then(() => true, () => false)) continue;
       try {
-        // An entry's url is resolved against the archive's origin (CONTRACT §8).
-        const body = await this.get(new URL(url, source.origin).toString(), this.maxImageBytes);
+        // An entry's url is resolved against the archive's origin, and must stay on it.
+        const { body } = await this.o.fetcher.fetchBytes(new URL(url, source.origin), { maxBytes: this.maxImageBytes, sameOrigin: source.origin });
+        if (!imageTypeOf(body.subarray(0, 12))) throw new Error('not a JPEG, PNG or WebP image');
         const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
         await fs.writeFile(tmp, body, { mode: 0o644 });
         await fs.rename(tmp, target);
@@ -187,30 +197,5 @@ export class WallpaperService {
     }
     const urls = await this.list();
     return { urls, count: urls.length, downloaded };
-  }
-
-  private async get(url: string, maxBytes: number): Promise<Buffer> {
-    const res = await request(url, {
-      dispatcher: this.dispatcher,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      signal: AbortSignal.timeout(this.timeoutMs),
-      headers: { 'user-agent': 'fleet-admin/wallpapers' },
-    });
-    if (res.statusCode !== 200) {
-      await res.body.dump().catch(() => {});
-      throw new Error(`HTTP ${res.statusCode}`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        res.body.destroy();
-        throw new Error('response too large');
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
   }
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { AllowlistService } from '../../../src/modules/allowlist/allowlist.service.js';
-import { SafeFetcher } from '../../../src/modules/allowlist/safe-fetch.js';
+import { SafeFetcher } from '../../../src/adapters/http/safe-fetch.js';
 import { offlineEnv, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 function serviceOf(t: TestApp): AllowlistService {

@@ -1,5 +1,6 @@
 /**
- * An SSRF-safe GET for user-supplied URLs (the allowlist subscription). The URL is parsed the
+ * An SSRF-safe GET for URLs the service does not control (the allowlist subscription, wallpaper
+ * images named by an archive). The URL is parsed the
  * WHATWG way, so numeric host forms (`2130706433`, `0x7f.1`, `017700000001`) are already dotted
  * quads; the host is resolved once and every address must be public unicast (IPv4-mapped IPv6 is
  * judged as the IPv4 it carries). The connection then goes to that checked address through a
@@ -26,6 +27,8 @@ export class FetchRejectedError extends Error {
 
 export interface SafeFetchOptions {
   resolve: HostResolver;
+  /** Names what is fetched in error messages ("Subscription", "Wallpaper"). */
+  label?: string;
   /** FLEET_ALLOW_PRIVATE_FETCH=1: loopback is admitted (for tests); other private ranges never are. */
   allowLoopback?: boolean;
   timeoutMs?: number;
@@ -59,15 +62,28 @@ function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
+export interface FetchBytesOptions {
+  maxBytes?: number;
+  /** Every hop (redirects included) must stay on this origin, e.g. the origin of an archive. */
+  sameOrigin?: string;
+}
+
+export interface FetchedBytes {
+  body: Buffer;
+  contentType: string | null;
+}
+
 export class SafeFetcher {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly maxRedirects: number;
+  private readonly label: string;
 
   constructor(private readonly o: SafeFetchOptions) {
     this.timeoutMs = o.timeoutMs ?? FETCH_TIMEOUT_MS;
     this.maxBytes = o.maxBytes ?? FETCH_MAX_BYTES;
     this.maxRedirects = o.maxRedirects ?? FETCH_MAX_REDIRECTS;
+    this.label = o.label ?? 'Subscription';
   }
 
   /** Parses and checks one URL; returns it with the address the connection must use. */
@@ -90,7 +106,7 @@ export class SafeFetcher {
       try {
         addresses = await withSignal(this.o.resolve(host), signal);
       } catch (err) {
-        if (signal?.aborted) throw new FetchRejectedError('Subscription fetch timed out');
+        if (signal?.aborted) throw new FetchRejectedError(`${this.label} fetch timed out`);
         throw new FetchRejectedError(`Could not resolve host ${host}`);
       }
       if (addresses.length === 0) throw new FetchRejectedError(`Could not resolve host ${host}`);
@@ -104,6 +120,12 @@ export class SafeFetcher {
 
   /** GET with the checks above on every hop; the body as UTF-8 text. */
   async fetchText(raw: string): Promise<string> {
+    return (await this.fetchBytes(raw)).body.toString('utf8');
+  }
+
+  /** GET with the checks above on every hop (and, when asked, on one origin only); the raw body. */
+  async fetchBytes(raw: string | URL, opts: FetchBytesOptions = {}): Promise<FetchedBytes> {
+    const maxBytes = opts.maxBytes ?? this.maxBytes;
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), this.timeoutMs);
     timer.unref();
@@ -111,8 +133,11 @@ export class SafeFetcher {
       let target: string | URL = raw;
       for (let redirects = 0; ; redirects++) {
         const { url, address } = await this.check(target, ac.signal);
-        const hop = await this.get(url, address, ac.signal);
-        if (hop.location === null) return hop.body;
+        if (opts.sameOrigin !== undefined && url.origin !== opts.sameOrigin) {
+          throw new FetchRejectedError(`${this.label} URL is not on ${opts.sameOrigin}`);
+        }
+        const hop = await this.get(url, address, ac.signal, maxBytes);
+        if (hop.location === null) return { body: hop.body, contentType: hop.contentType };
         if (redirects >= this.maxRedirects) throw new FetchRejectedError(`Too many redirects (more than ${this.maxRedirects})`);
         try {
           target = new URL(hop.location, url);
@@ -122,14 +147,14 @@ export class SafeFetcher {
       }
     } catch (err) {
       if (err instanceof FetchRejectedError) throw err;
-      if (ac.signal.aborted) throw new FetchRejectedError('Subscription fetch timed out');
-      throw new FetchRejectedError(`Subscription fetch failed: ${describe(err)}`);
+      if (ac.signal.aborted) throw new FetchRejectedError(`${this.label} fetch timed out`);
+      throw new FetchRejectedError(`${this.label} fetch failed: ${describe(err)}`);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async get(url: URL, address: string, signal: AbortSignal): Promise<{ location: string | null; body: string }> {
+  private async get(url: URL, address: string, signal: AbortSignal, maxBytes: number): Promise<{ location: string | null } & FetchedBytes> {
     const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
     // The pinned lookup: net.connect asks it for the host name and always gets the checked address.
     const lookup = (
@@ -148,33 +173,34 @@ export class SafeFetcher {
         signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        headers: { 'user-agent': 'fleet-admin/subscription-fetch', accept: '*/*' },
+        headers: { 'user-agent': `fleet-admin/${this.label.toLowerCase()}-fetch`, accept: '*/*' },
       });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && location) {
         await res.body.dump().catch(() => {});
-        return { location: Array.isArray(location) ? location[0] : location, body: '' };
+        return { location: Array.isArray(location) ? location[0] : location, body: Buffer.alloc(0), contentType: null };
       }
       if (res.statusCode !== 200) {
         await res.body.dump().catch(() => {});
-        throw new FetchRejectedError(`Subscription URL answered HTTP ${res.statusCode}`);
+        throw new FetchRejectedError(`${this.label} URL answered HTTP ${res.statusCode}`);
       }
       const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > this.maxBytes) {
+      if (Number.isFinite(declared) && declared > maxBytes) {
         res.body.destroy();
-        throw new FetchRejectedError(`Subscription body exceeds ${this.maxBytes} bytes`);
+        throw new FetchRejectedError(`${this.label} body exceeds ${maxBytes} bytes`);
       }
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body) {
         size += (chunk as Buffer).length;
-        if (size > this.maxBytes) {
+        if (size > maxBytes) {
           res.body.destroy();
-          throw new FetchRejectedError(`Subscription body exceeds ${this.maxBytes} bytes`);
+          throw new FetchRejectedError(`${this.label} body exceeds ${maxBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
       }
-      return { location: null, body: Buffer.concat(chunks).toString('utf8') };
+      const type = res.headers['content-type'];
+      return { location: null, body: Buffer.concat(chunks), contentType: (Array.isArray(type) ? type[0] : type) ?? null };
     } finally {
       agent.destroy().catch(() => {});
     }

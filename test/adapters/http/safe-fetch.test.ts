@@ -3,7 +3,7 @@
  * resolver; blocked targets are refused before any connection is made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchRejectedError, SafeFetcher, blockedRange } from '../../../src/modules/allowlist/safe-fetch.js';
+import { FetchRejectedError, SafeFetcher, blockedRange } from '../../../src/adapters/http/safe-fetch.js';
 import { startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
 
 const MAP: Record<string, string[]> = {
