@@ -78,7 +78,10 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const requireCurrentPassword = auth.auth.requireCurrentPassword.bind(auth.auth);
   const presets = createPresetsModule({ db, cipher, audit, requireCurrentPassword });
   const sshKeyPresets = createSshKeyPresetsModule({ db, cipher, audit, requireCurrentPassword });
-  const servers = createServersModule({ db, cipher, audit, ssh, log, passwordPresets: presets.repo, sshKeyPresets: sshKeyPresets.repo });
+  const servers = createServersModule({
+    db, cipher, audit, ssh, log, settings, passwordPresets: presets.repo, sshKeyPresets: sshKeyPresets.repo,
+    requireCurrentPassword: auth.auth.requireCurrentPassword.bind(auth.auth),
+  });
   const staging = createStagingModule({
     prefix: config.stagingPrefix, audit, log, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,
   });

@@ -14,12 +14,12 @@ import { fleetQueryRoutes } from './fleet-query.routes.js';
 import { FleetQueryService } from './fleet-query.service.js';
 import { ServersRepository } from './servers.repository.js';
 import { serversRoutes } from './servers.routes.js';
-import { ServersService } from './servers.service.js';
+import { ServersService, type ServersDeps } from './servers.service.js';
 import type { PresetSources } from './servers.targets.js';
 
 export type { FleetQueryService, ServersService };
 
-export interface ServersModuleDeps extends PresetSources {
+export interface ServersModuleDeps extends PresetSources, Pick<ServersDeps, 'settings' | 'requireCurrentPassword'> {
   db: Kysely<Database>;
   cipher: Cipher;
   audit: AuditService;
@@ -36,6 +36,8 @@ export function createServersModule(d: ServersModuleDeps) {
     audit: d.audit,
     ssh: d.ssh,
     log: d.log,
+    settings: d.settings,
+    requireCurrentPassword: d.requireCurrentPassword,
   });
   const fleet = new FleetQueryService(new FleetQueryRepository(d.db));
   const feature: Feature = {

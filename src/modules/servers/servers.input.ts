@@ -24,6 +24,7 @@ export interface ServerInput {
   target_path?: string | null;
   tags?: string[] | null;
   host_key_fingerprint?: string | null;
+  current_password?: string;
 }
 
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?$/;

@@ -18,16 +18,16 @@ export const serversRoutes: FastifyPluginAsyncTypebox<{ servers: ServersService 
 
   app.post(
     '/',
-    { schema: { tags, body: CreateServerBody, response: { 201: ServerView, ...errors } } },
-    async (req, reply) => reply.code(201).send(await servers.create(req.actor, req.body)),
+    { schema: { tags, body: CreateServerBody, response: { 201: ServerView, 403: ErrorResponse, 429: ErrorResponse, ...errors } } },
+    async (req, reply) => reply.code(201).send(await servers.create(req.actor, req.body, req.admin)),
   );
 
   app.put(
     '/:id',
     {
-      schema: { tags, params: IdParams, body: UpdateServerBody, response: { 200: ServerView, ...errors } },
+      schema: { tags, params: IdParams, body: UpdateServerBody, response: { 200: ServerView, 403: ErrorResponse, 429: ErrorResponse, ...errors } },
     },
-    async (req) => servers.update(req.actor, req.params.id, req.body),
+    async (req) => servers.update(req.actor, req.params.id, req.body, req.admin),
   );
 
   app.delete(

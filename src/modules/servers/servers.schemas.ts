@@ -43,6 +43,9 @@ const details = {
   target_path: Type.Optional(Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL }))),
   tags: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64, pattern: NO_NUL }), { maxItems: 50 }))),
   host_key_fingerprint: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
+  /** The caller's own password, needed (with the setting credential_reauth on) to attach a
+   *  password preset or to move a server holding a password to another host or port. */
+  current_password: Type.Optional(Type.String({ maxLength: 1024 })),
 };
 
 export const CreateServerBody = Type.Object({

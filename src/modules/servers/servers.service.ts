@@ -11,10 +11,11 @@ import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
-import { BadRequestError, errorMessage, isClientSafe, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, errorMessage, ForbiddenError, isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
-import type { ServerRow } from '../../db/types.js';
+import type { AdminRow, ServerRow } from '../../db/types.js';
+import { holdsPassword, reauthReason } from './servers.reauth.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import {
   credentialPatch, hostKeyFingerprint, inferAuthType, normalizeTags, serverHost, serverName, serverUsername,
@@ -26,6 +27,10 @@ import { resolveTarget, type PresetSources } from './servers.targets.js';
 
 export interface ServersDeps extends PresetSources {
   repo: ServersRepository;
+  /** Reads `credential_reauth`. */
+  settings: { getBool(key: string): boolean };
+  /** The caller's password check (400 when wrong; a failure of the login lockout). */
+  requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
   cipher: Cipher;
   audit: AuditService;
   ssh: Pick<SshPool, 'exec' | 'forget'>;
@@ -78,7 +83,8 @@ export class ServersService {
     }
   }
 
-  async create(actor: Actor, input: ServerInput & { name: string; host: string }): Promise<ServerView> {
+  async create(actor: Actor, input: ServerInput & { name: string; host: string }, admin: AdminRow | null = null): Promise<ServerView> {
+    await this.confirmCredentialChange(actor, admin, reauthReason(null, input), input.current_password, 'POST /api/servers');
     const name = serverName(input.name);
     await this.assertNameFree(name);
     await this.assertPresetsExist(input);
@@ -113,8 +119,9 @@ export class ServersService {
     return toServerView(row);
   }
 
-  async update(actor: Actor, id: number, input: ServerInput): Promise<ServerView> {
+  async update(actor: Actor, id: number, input: ServerInput, admin: AdminRow | null = null): Promise<ServerView> {
     const current = await this.get(id);
+    await this.confirmCredentialChange(actor, admin, reauthReason(current, input), input.current_password, `PUT /api/servers/${id}`);
     const patch: ServerPatch = {};
     if (input.name !== undefined) {
       patch.name = serverName(input.name);
@@ -150,7 +157,22 @@ export class ServersService {
       .filter((k) => k !== 'updated_at')
       .map((k) => k.replace(/_enc$/, ''));
     await this.d.audit.record(actor, 'update_server', { type: 'server', id, detail: `fields=${changed.join(',')}` });
+    if (holdsPassword(current) && (row.host !== current.host || row.port !== current.port)) {
+      // Where the stored password will be sent from now on, for whoever reviews the audit log.
+      await this.d.audit.record(actor, 'server_target_changed', {
+        type: 'server',
+        id,
+        detail: `from=${current.host}:${current.port} to=${row.host}:${row.port} credential=password host_key=${current.host_key_fingerprint && !row.host_key_fingerprint ? 'cleared' : 'kept'}`,
+      });
+    }
     return toServerView(row);
+  }
+
+  private async confirmCredentialChange(actor: Actor, admin: AdminRow | null, reason: string | null, password: string | undefined, endpoint: string): Promise<void> {
+    if (!reason || !this.d.settings.getBool('credential_reauth')) return;
+    if (!admin) throw new ForbiddenError(`The API key cannot do this while credential_reauth is on (${reason})`);
+    if (!password) throw new BadRequestError(`current_password is required for ${reason} (credential_reauth is on)`);
+    await this.d.requireCurrentPassword(actor, admin, password, endpoint);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {

@@ -37,6 +37,7 @@ export const MUTABLE_KEYS = new Set<string>([
   'login_manual_ips',
   'login_allowed_ips',
   'session_max_age_days',
+  'credential_reauth',
   'notify_alert_cpu',
   'notify_alert_mem',
   'notify_alert_disk',
@@ -69,6 +70,7 @@ export const ENUM_RULES: Record<string, string[]> = {
   script_exec_complete_sound: SOUNDS,
   push_complete_sound: SOUNDS,
   theme: ['dark', 'light'],
+  credential_reauth: ['true', 'false'],
 };
 
 export const DEFAULTS: Record<string, string> = {
@@ -76,6 +78,7 @@ export const DEFAULTS: Record<string, string> = {
   push_complete_sound: 'beep_double',
   theme: 'dark',
   session_max_age_days: '30',
+  credential_reauth: 'false',
 };
 
 /** Keys whose change is mirrored into the host patrol script's env file (rule 7). */
