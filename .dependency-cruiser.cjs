@@ -29,6 +29,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/core/' },
     },
     {
+      name: 'config-reads-the-environment-only',
+      comment: 'src/config validates the environment and prepares the data directory; it knows no feature or service.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/(modules|platform|http|composition|db|adapters)/' },
+    },
+    {
       name: 'adapters-are-general',
       comment: 'An adapter talks to the outside world for anyone; it knows no feature, platform service or HTTP route.',
       severity: 'error',

@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { compose, type ComposeOptions, type Services } from './composition/compose.js';
-import type { AppConfig } from './config.js';
+import type { AppConfig } from './config/config.js';
 import { installAuthHook } from './http/auth-hook.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
@@ -33,12 +33,18 @@ export interface BuildOptions extends ComposeOptions {
   role?: Exclude<ProcessRole, 'primary'>;
 }
 
+/** Fastify's trustProxy takes hops as a function of the hop index (its types lack the number form). */
+function trustProxyOption(tp: AppConfig['trustProxy']): FastifyServerOptions['trustProxy'] {
+  return typeof tp === 'number' ? (_address: string, hop: number) => hop < tp : tp;
+}
+
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     // A caller's logger options (tests capture output) keep the redaction and the URL rule.
     logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // TRUST_PROXY: how many proxy hops (or which proxies) may name the caller in X-Forwarded-For.
+    trustProxy: trustProxyOption(config.trustProxy),
     // Errors the router raises before any hook (a malformed URL, a path segment over its limit)
     // get the same {detail} shape as every other error.
     frameworkErrors: (err, _req, reply) => {
@@ -65,7 +71,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   installValidation(app);
   installErrorHandling(app);
-  installAuthHook(app, { trustProxy: config.trustProxy, auth: root.services.auth });
+  installAuthHook(app, { auth: root.services.auth });
   installFiniteNumberGuard(app);
   await installSecurityHeaders(app);
   await installAnonymousRateLimit(app, { cacheUrl: config.cacheUrl, cachePrefix: config.cachePrefix, perMinute: config.anonRateLimit });

@@ -8,7 +8,7 @@ import cluster from 'node:cluster';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { compose } from './composition/compose.js';
-import { loadConfig, type AppConfig } from './config.js';
+import { loadConfig, type AppConfig } from './config/config.js';
 import { errorMessage } from './core/errors.js';
 import type { Logger } from './core/logger.js';
 import { redactUrl } from './db/database.js';
@@ -63,7 +63,8 @@ async function runPrimary(config: AppConfig, log: Logger): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // A cluster worker is forked after its primary prepared the data directory: it only reads keys.
+  const config = loadConfig(process.env, { create: !cluster.isWorker });
   const log = pino(logOptions(config.logLevel));
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
   return runHttp(config, cluster.isWorker ? 'worker' : 'single');

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { percentile, round, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
 
 const CHANGES = 100;

@@ -6,7 +6,7 @@
  * Nothing outside `src/app.ts` and `src/server.ts` imports this file.
  */
 import { RsyncRunner } from '../adapters/rsync/index.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import type { Logger } from '../core/logger.js';
 import { systemResolver, type HostResolver } from '../core/network.js';
 import { pingDatabase } from '../db/database.js';

@@ -3,7 +3,7 @@
  * the process that owns the database (role `single` or `primary`), after migrations.
  */
 import crypto from 'node:crypto';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { generateApiKey, type Cipher } from '../core/crypto.js';
 import type { Logger } from '../core/logger.js';
 import type { AdminsRepository } from '../modules/admins/index.js';

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { createCache } from '../adapters/cache/index.js';
 import type { Cache } from '../adapters/cache/cache.js';
 import { SshPool } from '../adapters/ssh/ssh-pool.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { createCipher, type Cipher } from '../core/crypto.js';
 import type { Logger } from '../core/logger.js';
 import { createDatabase, type DatabaseHandle, type Dialect } from '../db/database.js';

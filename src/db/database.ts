@@ -42,11 +42,27 @@ const pgTypes = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/**
+ * The database holds hashes, encrypted secrets and the audit log: 0600 for its file, and for
+ * its -wal and -shm files, which SQLite creates with the database file's own permissions.
+ */
+function privateDatabaseFile(file: string): void {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch {
+      // -wal and -shm exist only while (or after) the database is open
+    }
+  }
+}
+
 export function createDatabase(url: string, opts: PoolOptions = {}): DatabaseHandle {
   const dialect = dialectOf(url);
   if (dialect === 'sqlite') {
     const file = sqlitePath(url);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') privateDatabaseFile(file);
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');

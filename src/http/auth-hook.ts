@@ -11,7 +11,6 @@ import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
 import { API_KEY_REFUSED, callerIp } from './request-context.js';
 
 export interface AuthHookDeps {
-  trustProxy: boolean;
   auth: {
     authenticate(token: string): Promise<AdminRow | null>;
     apiKeyMatches(key: string): Promise<boolean>;
@@ -23,7 +22,7 @@ export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
   app.decorateRequest('admin', null);
 
   app.addHook('onRequest', async (req) => {
-    const ip = callerIp(req, d.trustProxy);
+    const ip = callerIp(req);
     req.actor = { adminId: null, username: 'anonymous', ip };
     // Swagger UI's routes are public; match them by the route pattern, never by the raw URL.
     const route = req.routeOptions.url ?? '';

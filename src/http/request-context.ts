@@ -18,14 +18,14 @@ declare module 'fastify' {
   }
 }
 
-/** The socket address, or the first X-Forwarded-For hop only when TRUST_PROXY=1. */
-export function callerIp(req: FastifyRequest, trustProxy: boolean): string {
-  if (trustProxy) {
-    const xff = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-    if (first && normalizeIp(first)) return normalizeIp(first)!.toString();
-  }
-  const raw = req.socket.remoteAddress ?? '';
+/**
+ * The caller's address: Fastify's `req.ip`, which honours TRUST_PROXY (N trusted hops, or trusted
+ * proxy addresses) and otherwise is the socket address. Whatever a client writes into
+ * X-Forwarded-For itself stays to the left of what trusted proxies appended, and is ignored.
+ * IPv4-mapped IPv6 is reported as plain IPv4, so allowlist entries and lockout keys match.
+ */
+export function callerIp(req: FastifyRequest): string {
+  const raw = req.ip ?? req.socket.remoteAddress ?? '';
   return normalizeIp(raw)?.toString() ?? raw;
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildOptions } from '../../src/app.js';
-import { loadConfig, type AppConfig } from '../../src/config.js';
+import { loadConfig, type AppConfig } from '../../src/config/config.js';
 import { createPostgresDatabase, uniqueSuffix, type CacheKind, type DbKind } from './targets.js';
 
 export const ADMIN_USERNAME = 'admin';

@@ -172,7 +172,7 @@ export class WallpaperService {
     }
     const images = (archive as { images?: unknown })?.images;
     if (!Array.isArray(images)) throw new BadGatewayError('Wallpaper source: the archive has no images list');
-    await fs.mkdir(this.o.dir, { recursive: true, mode: 0o755 });
+    await fs.mkdir(this.o.dir, { recursive: true, mode: 0o700 });
     const oldest = this.startOfToday() - MAX_AGE_DAYS * DAY_MS;
     let downloaded = 0;
     for (const entry of images.slice(0, ARCHIVE_ENTRIES)) {
@@ -188,7 +188,7 @@ export class WallpaperService {
         const { body } = await this.o.fetcher.fetchBytes(new URL(url, source.origin), { maxBytes: this.maxImageBytes, sameOrigin: source.origin });
         if (!imageTypeOf(body.subarray(0, 12))) throw new Error('not a JPEG, PNG or WebP image');
         const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-        await fs.writeFile(tmp, body, { mode: 0o644 });
+        await fs.writeFile(tmp, body, { mode: 0o600 });
         await fs.rename(tmp, target);
         downloaded++;
       } catch (err) {

@@ -92,11 +92,13 @@ describe('login IP allowlist', () => {
       .toBe('198.51.100.9,203.0.113.5,127.0.0.0/8');
   });
 
-  it('reads X-Forwarded-For only when TRUST_PROXY=1', async () => {
+  it('with TRUST_PROXY=1 the allowlist sees the address the proxy appended, never one the client wrote', async () => {
     t = await makeTestApp({ env: { TRUST_PROXY: '1' } });
     await t.app.services.settings.set('login_manual_ips', '203.0.113.7');
     await t.app.services.settings.set('login_allowlist_enabled', 'yes');
-    expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' })).statusCode).toBe(200);
+    // nginx's $proxy_add_x_forwarded_for appends the real client to whatever the client sent.
+    expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' })).statusCode).toBe(200);
+    expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.7, 198.51.100.1' })).statusCode).toBe(403);
     expect((await login(t, ADMIN_PASSWORD, { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(403);
     await t.close();
     t = await makeTestApp();
