@@ -11,7 +11,7 @@ import { StagingDirsService } from './staging-dirs.service.js';
 import { StagingPaths } from './staging-paths.js';
 import { stagingRoutes } from './staging.routes.js';
 import { StagingService } from './staging.service.js';
-import { StatWorker } from './stat-worker.js';
+import { StatWorker } from '../../adapters/fs/stat-worker.js';
 import { ZipUploadService } from './zip-upload.service.js';
 
 export type { StagingPaths };

@@ -9,7 +9,7 @@
  * loops yield to the event loop every few milliseconds, so no request waits behind a walk.
  */
 import fs from 'node:fs';
-import type { StatWorker } from './stat-worker.js';
+import type { StatWorker } from '../../adapters/fs/stat-worker.js';
 
 export interface WalkResult {
   fileCount: number;

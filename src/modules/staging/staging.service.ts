@@ -8,7 +8,7 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundError } from '../../core/errors.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { walkFiles } from './source-walk.js';
-import type { StatWorker } from './stat-worker.js';
+import type { StatWorker } from '../../adapters/fs/stat-worker.js';
 import { resolvePath, type StagingPaths } from './staging-paths.js';
 import { isSameOrUnder } from '../../core/paths.js';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkFiles } from '../../../src/modules/staging/source-walk.js';
-import { StatWorker } from '../../../src/modules/staging/stat-worker.js';
+import { StatWorker } from '../../../src/adapters/fs/stat-worker.js';
 
 const FILES = 2500;
 

@@ -14,7 +14,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
-import { createEntryInflate, EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './zip-entry.js';
+import { createEntryInflate, EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './entry.js';
 
 export interface ExtractLimits {
   /** Cap on the total bytes written (counted while inflating, not taken from headers). */

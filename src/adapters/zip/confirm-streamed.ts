@@ -8,11 +8,11 @@
  */
 import fs from 'node:fs';
 import type { Entry } from 'yauzl';
-import type { ExtractResult } from './zip-extractor.js';
-import { openZip, readNextEntry, ZIP_OPTIONS } from './zip-extractor.js';
-import { plan } from './zip-entry.js';
-import type { StreamedArchive, StreamedEntry } from './zip-stream-extractor.js';
-import { openZipWithTail } from './zip-tail-reader.js';
+import type { ExtractResult } from './extract-stored.js';
+import { openZip, readNextEntry, ZIP_OPTIONS } from './extract-stored.js';
+import { plan } from './entry.js';
+import type { StreamedArchive, StreamedEntry } from './extract-streaming.js';
+import { openZipWithTail } from './tail-reader.js';
 
 export interface ConfirmLimits {
   maxEntries: number;

@@ -16,8 +16,8 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import { errCode } from '../../core/errors.js';
 import { ByteChannel } from './byte-channel.js';
-import { createEntryInflate, EntrySink, entryPath, feedConsumed } from './zip-entry.js';
-import type { ArchiveTail } from './zip-tail-reader.js';
+import { createEntryInflate, EntrySink, entryPath, feedConsumed } from './entry.js';
+import type { ArchiveTail } from './tail-reader.js';
 
 const LOCAL_SIG = 0x04034b50;
 const CENTRAL_SIG = 0x02014b50;

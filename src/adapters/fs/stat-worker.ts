@@ -8,24 +8,22 @@
  * `sizeOf` rejects and callers stat those files themselves.
  */
 import { Worker } from 'node:worker_threads';
+import type { StatReply, StatRequest } from './stat-thread.js';
 
-/** Plain JavaScript, so the thread needs no TypeScript loader in development or production. */
-const SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { lstatSync } = require('node:fs');
-parentPort.on('message', ({ id, paths }) => {
-  let count = 0;
-  let size = 0;
-  for (const p of paths) {
-    const st = lstatSync(p, { throwIfNoEntry: false });
-    if (st !== undefined && st.isFile()) {
-      count++;
-      size += st.size;
-    }
-  }
-  parentPort.postMessage({ id, count, size });
-});
+/**
+ * Running from the TypeScript sources (vitest, tsx), the thread's module is `.ts`: a small
+ * bootstrap registers tsx's loader in the thread first. The built service starts the `.js`.
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const TS_BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import('tsx/esm/api').then(({ register }) => { register(); return import(workerData.threadUrl); });
 `;
+
+function startThread(): Worker {
+  const url = new URL(`./stat-thread.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
+  return FROM_SOURCE ? new Worker(TS_BOOTSTRAP, { eval: true, workerData: { threadUrl: url.href } }) : new Worker(url);
+}
 
 export interface StatTotals {
   /** Regular files among the paths (vanished ones and anything else are not counted). */
@@ -54,7 +52,8 @@ export class StatWorker {
       }
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, paths });
+      const request: StatRequest = { id, paths };
+      worker.postMessage(request);
     });
   }
 
@@ -71,12 +70,12 @@ export class StatWorker {
     if (this.worker) return this.worker;
     let worker: Worker;
     try {
-      worker = new Worker(SOURCE, { eval: true });
+      worker = startThread();
     } catch {
       return null;
     }
     worker.unref();
-    worker.on('message', (msg: { id: number } & StatTotals) => {
+    worker.on('message', (msg: StatReply) => {
       const waiting = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       waiting?.resolve({ count: msg.count, size: msg.size });

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StreamingZipExtractor } from '../../../src/modules/staging/zip-stream-extractor.js';
-import { confirmStreamed } from '../../../src/modules/staging/zip-stream-verify.js';
-import { buildZip, hasZipCli, zipDir } from './staging-helpers.js';
+import { StreamingZipExtractor } from '../../../src/adapters/zip/extract-streaming.js';
+import { confirmStreamed } from '../../../src/adapters/zip/confirm-streamed.js';
+import { buildZip, hasZipCli, zipDir } from '../../modules/staging/staging-helpers.js';
 
 const LIMITS = { maxUncompressed: 64 * 1024 * 1024, maxEntries: 1000 };
 
