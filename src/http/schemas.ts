@@ -3,10 +3,16 @@
  * `Static<typeof Schema>` of the schema that validates it, so the console (which imports these
  * types) stops compiling when the API changes, instead of failing in a user's browser.
  */
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Every error answer: `{ detail }` (a 422 adds `errors`, see the error handler). */
 export const ErrorResponse = Type.Object({ detail: Type.String() });
+
+/** A 422: the first problem in `detail`, and each field's problem in `errors` (paths like `body.name`). */
+export const ValidationErrorResponse = Type.Object({
+  detail: Type.String(),
+  errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+});
 
 /** `T | null`. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -16,3 +22,6 @@ export const NO_NUL = '^[^\\u0000]*$';
 
 /** `/:id` of a stored row; ids are 32-bit on PostgreSQL, so a larger one is a 422, not a database error. */
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+export type ErrorResponse = Static<typeof ErrorResponse>;
+export type ValidationErrorResponse = Static<typeof ValidationErrorResponse>;

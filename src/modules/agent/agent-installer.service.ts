@@ -14,16 +14,9 @@ import type { RuntimeSettings } from '../../platform/settings/runtime-settings.j
 import type { ServersService } from '../servers/index.js';
 import { AGENT_SCRIPT } from './agent-script.js';
 import type { AgentService } from './agent.service.js';
+import type { InstallResult } from './agent.schemas.js';
 
 export const INSTALL_TIMEOUT_MS = 60_000;
-
-export interface InstallResult {
-  success: true;
-  server_id: number;
-  method: string;
-  install_dir: string;
-  api_base_url: string;
-}
 
 export interface AgentInstallerDeps {
   agent: Pick<AgentService, 'issueToken' | 'restoreToken'>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 const Percent = Type.Number({ minimum: 0, maximum: 100 });
 
@@ -30,4 +30,9 @@ export const InstallResult = Type.Object({
   api_base_url: Type.String(),
 });
 
-export const ValidationError = Type.Object({ detail: Type.String(), errors: Type.Array(Type.Any()) });
+export { ValidationErrorResponse as ValidationError } from '../../http/schemas.js';
+export type HeartbeatBody = Static<typeof HeartbeatBody>;
+export type HeartbeatOk = Static<typeof HeartbeatOk>;
+export type AgentToken = Static<typeof AgentToken>;
+export type InstallBody = Static<typeof InstallBody>;
+export type InstallResult = Static<typeof InstallResult>;

@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 const BOOL_WORDS = ['true', 'false', 'True', 'False', 'TRUE', 'FALSE', '1', '0', 'yes', 'no', 'on', 'off', ''];
 
 export const HistoryQuery = Type.Object({
   server_id: Type.Optional(Type.Integer({ minimum: 1 })),
   type: Type.Optional(Type.String({ maxLength: 32 })),
-  is_recovery: Type.Optional(Type.Union(BOOL_WORDS.map((w) => Type.Literal(w)))),
+  is_recovery: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: BOOL_WORDS })),
   // `active` / `recovered` filter (and override is_recovery); any other value, e.g. `all`, filters nothing.
   status: Type.Optional(Type.String({ maxLength: 50 })),
   date_from: Type.Optional(Type.String({ maxLength: 40 })),
@@ -50,4 +50,9 @@ export const Stats = Type.Object({
   top_server: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const ValidationError = Type.Object({ detail: Type.String(), errors: Type.Array(Type.Any()) });
+export { ValidationErrorResponse as ValidationError } from '../../http/schemas.js';
+export type HistoryQuery = Static<typeof HistoryQuery>;
+export type AlertEntry = Static<typeof AlertEntry>;
+export type HistoryPage = Static<typeof HistoryPage>;
+export type StatsQuery = Static<typeof StatsQuery>;
+export type Stats = Static<typeof Stats>;

@@ -5,29 +5,7 @@ import type { AlertRow } from '../../db/types.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import { addDays } from './alert-days.js';
 import type { AlertFilter, AlertLogRepository } from './alert-log.repository.js';
-
-export interface HistoryQuery {
-  server_id?: number;
-  type?: string;
-  is_recovery?: string;
-  status?: string;
-  date_from?: string;
-  date_to?: string;
-  page?: number;
-  per_page?: number;
-  limit?: number;
-  offset?: number;
-}
-
-export interface AlertEntry {
-  id: number;
-  server_id: number;
-  server_name: string;
-  alert_type: string;
-  value: number | null;
-  is_recovery: boolean;
-  created_at: string;
-}
+import type { AlertEntry, HistoryPage, HistoryQuery, Stats } from './alert-history.schemas.js';
 
 export interface AlertHistoryDeps {
   repo: AlertLogRepository;
@@ -41,7 +19,7 @@ const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 export class AlertHistoryService {
   constructor(private readonly d: AlertHistoryDeps) {}
 
-  async list(q: HistoryQuery) {
+  async list(q: HistoryQuery): Promise<HistoryPage> {
     const limit = q.per_page ?? q.limit ?? 50;
     const offset = q.page !== undefined ? (q.page - 1) * limit : (q.offset ?? 0);
     const filter = this.filter(q);
@@ -57,7 +35,7 @@ export class AlertHistoryService {
     };
   }
 
-  async stats(days = 7) {
+  async stats(days = 7): Promise<Stats> {
     const n = Math.max(1, days);
     const today = shanghaiDay(this.d.now());
     const first = addDays(today, -(n - 1));

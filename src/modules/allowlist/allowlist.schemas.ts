@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 const Entry = Type.String({ maxLength: 300 });
 
@@ -53,3 +53,12 @@ export const ManualResponse = Type.Object({ success: Type.Boolean(), manual_ips:
 export const RemoveQuery = Type.Object({ ip: Type.String({ minLength: 1, maxLength: 300 }) });
 
 export const RemoveResponse = Type.Object({ success: Type.Boolean(), removed: Type.String(), remaining: Type.Integer() });
+export type ParseSubscriptionBody = Static<typeof ParseSubscriptionBody>;
+export type ParseSubscriptionResponse = Static<typeof ParseSubscriptionResponse>;
+export type SaveBody = Static<typeof SaveBody>;
+export type SaveResponse = Static<typeof SaveResponse>;
+export type ToggleResponse = Static<typeof ToggleResponse>;
+export type ManualBody = Static<typeof ManualBody>;
+export type ManualResponse = Static<typeof ManualResponse>;
+export type RemoveResponse = Static<typeof RemoveResponse>;
+export type AllowlistState = Static<typeof AllowlistStateSchema>;

@@ -15,6 +15,7 @@ import type { RuntimeSettings } from '../../platform/settings/runtime-settings.j
 import { dedupe, joinList, normalizeEntry, splitList, validateEntries } from './allowlist-entries.js';
 import { FetchRejectedError, type SafeFetcher } from '../../adapters/http/safe-fetch.js';
 import { extractHosts } from './subscription-parser.js';
+import type { AllowlistState, SaveBody, SaveResponse } from './allowlist.schemas.js';
 
 export const K = {
   enabled: 'login_allowlist_enabled',
@@ -28,33 +29,6 @@ export const K = {
 
 export const REFRESH_PERIOD_MS = 2 * 60 * 60 * 1000;
 const REFRESH_LOCK = 'allowlist:subscription-refresh';
-
-export interface AllowlistState {
-  enabled: boolean;
-  subscription_url: string;
-  subscription_ips: string[];
-  manual_ips: string[];
-  subscription_count: number;
-  manual_count: number;
-  total_count: number;
-  last_refresh: string | null;
-}
-
-export interface SaveInput {
-  manual_ips?: string[];
-  subscription_url?: string;
-  enabled?: boolean;
-}
-
-export interface SaveResult {
-  success: true;
-  manual_count: number;
-  subscription_ips: string[];
-  subscription_count: number;
-  last_refresh: string | null;
-  refresh_ok: boolean;
-  refresh_error: string | null;
-}
 
 export interface AllowlistServiceDeps {
   settings: RuntimeSettings;
@@ -118,7 +92,7 @@ export class AllowlistService {
     return { hosts, count: hosts.length };
   }
 
-  save(actor: Actor, input: SaveInput): Promise<SaveResult> {
+  save(actor: Actor, input: Partial<SaveBody>): Promise<SaveResponse> {
     const manual = validateEntries(input.manual_ips ?? []);
     return this.serial(async () => {
       const url = input.subscription_url !== undefined ? input.subscription_url.trim() : (this.d.settings.get(K.url) ?? '').trim();

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 export const TokenPairSchema = Type.Object({
   access_token: Type.String(),
@@ -30,3 +30,8 @@ export const ChangePasswordBody = Type.Object({
 });
 
 export const SuccessSchema = Type.Object({ success: Type.Boolean() });
+export type TokenPair = Static<typeof TokenPairSchema>;
+export type LoginBody = Static<typeof LoginBody>;
+export type RefreshBody = Static<typeof RefreshBody>;
+export type MeView = Static<typeof MeView>;
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;

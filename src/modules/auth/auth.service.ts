@@ -12,16 +12,11 @@ import type { AttemptSlot, LoginGuard } from './login-guard.js';
 import { burnVerify, hashPassword, verifyPassword } from '../../core/passwords.js';
 import type { RefreshSessions } from './refresh-sessions.js';
 import type { TokenPair, TokenService } from './tokens.js';
+import type { LoginBody } from './auth.schemas.js';
 
 const BAD_CREDENTIALS = 'Incorrect username or password';
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 const API_KEY_MAX_AGE_MS = 1_000;
-
-export interface LoginInput {
-  username: string;
-  password: string;
-  totp_code?: string;
-}
 
 export interface AuthDeps {
   admins: AdminsRepository;
@@ -39,7 +34,7 @@ export interface AuthDeps {
 export class AuthService {
   constructor(private readonly d: AuthDeps) {}
 
-  async login(input: LoginInput, ip: string): Promise<TokenPair> {
+  async login(input: LoginBody, ip: string): Promise<TokenPair> {
     const actor: Actor = { adminId: null, username: input.username, ip };
     if (!(await this.d.guard.isAllowed(ip))) {
       await this.d.audit.record(actor, 'login_ip_blocked', { type: 'admin', detail: `ip=${ip}` });

@@ -1,6 +1,8 @@
 /** HS256 JWTs (jose): access 30 min, refresh 7 days, each carrying the admin's token_version. */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+export type { TokenPair } from './auth.schemas.js';
+import type { TokenPair } from './auth.schemas.js';
 
 export const ACCESS_TTL_S = 30 * 60;
 export const REFRESH_TTL_S = 7 * 24 * 3600;
@@ -17,13 +19,6 @@ export interface TokenClaims {
   jti?: string;
   /** Refresh tokens: the login they descend from. */
   family?: string;
-}
-
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'bearer';
-  expires_in: number;
 }
 
 export class TokenService {

@@ -1,7 +1,6 @@
 /** `GET /health`: is the service up, and can it reach its database and cache (each probe ≤ 2 s)? */
 import type { Cache } from '../../adapters/cache/cache.js';
-
-export type ProbeStatus = 'ok' | 'error';
+import type { HealthView, ProbeStatus } from './health.schemas.js';
 
 export interface HealthDeps {
   pingDb: () => Promise<unknown>;
@@ -31,7 +30,7 @@ async function probe(fn: () => Promise<unknown>): Promise<ProbeStatus> {
 export class HealthService {
   constructor(private readonly d: HealthDeps) {}
 
-  async check(): Promise<{ status: 'ok'; db: ProbeStatus; cache: ProbeStatus; version: string }> {
+  async check(): Promise<HealthView> {
     const [db, cache] = await Promise.all([probe(this.d.pingDb), probe(() => this.d.cache.ping())]);
     return { status: 'ok', db, cache, version: this.d.version };
   }

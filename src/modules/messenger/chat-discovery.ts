@@ -3,15 +3,11 @@
  * type (supergroup, group, channel, private, anything else) then numeric id, then cut to 10.
  */
 import type { MessengerChatRaw, MessengerUpdate } from '../../adapters/notifiers/messenger-notifier.js';
+import type { ChatEntry } from './messenger.schemas.js';
+
+export type { ChatEntry };
 
 export const MAX_CHATS = 10;
-
-export interface ChatEntry {
-  id: number | string;
-  type: string;
-  title: string;
-  username: string | null;
-}
 
 const TYPE_ORDER: Record<string, number> = { supergroup: 0, group: 1, channel: 2, private: 3 };
 

@@ -1,16 +1,9 @@
 /** `/api/settings/messenger/...`: the bot channel endpoints (spec §C), default and offline bot. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { ErrorResponse } from '../../http/schemas.js';
 import type { BotKind } from '../../platform/notifications/bot-credentials.js';
 import type { MessengerService } from './messenger.service.js';
-
-const ChatSchema = Type.Object({
-  id: Type.Union([Type.Integer(), Type.String()]),
-  type: Type.String(),
-  title: Type.String(),
-  username: Type.Union([Type.String(), Type.Null()]),
-});
+import { ChatList, RevealedToken, TestSent } from './messenger.schemas.js';
 
 const errors = {
   400: ErrorResponse,
@@ -29,12 +22,12 @@ export const messengerRoutes: FastifyPluginAsyncTypebox<{ messenger: MessengerSe
   for (const [base, kind] of variants) {
     app.post(
       `${base}/test`,
-      { schema: { tags: ['messenger'], response: { 200: Type.Object({ success: Type.Boolean() }), ...errors } } },
+      { schema: { tags: ['messenger'], response: { 200: TestSent, ...errors } } },
       async () => service.sendTest(kind),
     );
     app.post(
       `${base}/reveal-token`,
-      { schema: { tags: ['messenger'], response: { 200: Type.Object({ key: Type.String(), value: Type.String() }), ...errors } } },
+      { schema: { tags: ['messenger'], response: { 200: RevealedToken, ...errors } } },
       async (req) => service.revealToken(req.actor, kind),
     );
     app.get(
@@ -42,7 +35,7 @@ export const messengerRoutes: FastifyPluginAsyncTypebox<{ messenger: MessengerSe
       {
         schema: {
           tags: ['messenger'],
-          response: { 200: Type.Object({ chats: Type.Array(ChatSchema), count: Type.Integer() }), ...errors },
+          response: { 200: ChatList, ...errors },
         },
       },
       async () => service.chats(kind),

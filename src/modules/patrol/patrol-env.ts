@@ -6,18 +6,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { nowIso } from '../../core/time.js';
+import type { EnvStatus } from './patrol.schemas.js';
 
 export const PATROL_ENV_TOKEN = 'MESSENGER_BOT_TOKEN';
 export const PATROL_ENV_CHAT = 'MESSENGER_CHAT_ID';
-
-export interface PatrolEnvStatus {
-  env_synced: boolean;
-  env_file: string;
-  env_exists: boolean;
-  token_set: boolean;
-  chat_id_set: boolean;
-  updated_at: string | null;
-}
 
 /** Single-quoted for POSIX sh, so `source`-ing the file can never run anything. */
 function shQuote(value: string): string {
@@ -70,7 +62,7 @@ export class PatrolEnvFile {
   }
 
   /** Whether the file holds exactly the given credentials. */
-  async status(token: string | null, chatId: string | null): Promise<PatrolEnvStatus> {
+  async status(token: string | null, chatId: string | null): Promise<EnvStatus> {
     const current = await this.read();
     const fileToken = current?.values[PATROL_ENV_TOKEN] ?? '';
     const fileChat = current?.values[PATROL_ENV_CHAT] ?? '';

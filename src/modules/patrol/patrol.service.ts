@@ -9,22 +9,13 @@ import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { SecretSettings } from '../../platform/settings/secret-settings.js';
-import type { PatrolEnvFile, PatrolEnvStatus } from './patrol-env.js';
+import type { PatrolEnvFile } from './patrol-env.js';
+import type { EnvStatus, PatrolStatus } from './patrol.schemas.js';
 
 export const PATROL_SCRIPT_PATH = '/usr/local/bin/fleet-patrol.sh';
 export const HEALTH_LOG_PATH = '/var/log/fleet-patrol/health.log';
 export const CRON_INSTALL_COMMAND =
   `(crontab -l 2>/dev/null | grep -v fleet-patrol; echo "*/5 * * * * ${PATROL_SCRIPT_PATH} >> ${HEALTH_LOG_PATH} 2>&1") | crontab -`;
-
-export interface PatrolStatus {
-  messenger_app_configured: boolean;
-  messenger_layer3_ready: boolean;
-  messenger_env_synced: boolean;
-  env_status: PatrolEnvStatus;
-  db_fallback_enabled: true;
-  cron_install_command: string;
-  health_log_path: string;
-}
 
 export interface PatrolServiceDeps {
   settings: RuntimeSettings;
@@ -59,7 +50,7 @@ export class PatrolService {
     };
   }
 
-  async syncMessenger(actor: Actor): Promise<{ synced: boolean; env_status: PatrolEnvStatus; messenger_layer3_ready: true }> {
+  async syncMessenger(actor: Actor): Promise<{ synced: boolean; env_status: EnvStatus; messenger_layer3_ready: true }> {
     const { token, chatId } = this.credentials();
     if (!token || !chatId) throw new BadRequestError('Messenger bot token and chat id must both be configured');
     let synced = true;

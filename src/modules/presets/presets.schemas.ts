@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { NO_NUL } from '../../http/schemas.js';
 
 export { IdParams } from '../../http/schemas.js';
@@ -30,3 +30,9 @@ export const UpdatePresetBody = Type.Object({
 export const RevealBody = Type.Object({ current_password: Type.String({ maxLength: 1024 }) });
 
 export const RevealedPreset = Type.Object({ id: Type.Integer(), name: Type.String(), password: Type.String() });
+export type PresetRef = Static<typeof PresetRef>;
+export type PresetView = Static<typeof PresetView>;
+export type CreatePresetBody = Static<typeof CreatePresetBody>;
+export type UpdatePresetBody = Static<typeof UpdatePresetBody>;
+export type RevealBody = Static<typeof RevealBody>;
+export type RevealedPreset = Static<typeof RevealedPreset>;

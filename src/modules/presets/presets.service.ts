@@ -10,6 +10,7 @@ import { nowIso } from '../../core/time.js';
 import type { AdminRow, PasswordPresetRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { PasswordPresetPatch, PresetsRepository } from './presets.repository.js';
+import type { CreatePresetBody, UpdatePresetBody } from './presets.schemas.js';
 
 export interface PresetsDeps {
   repo: PresetsRepository;
@@ -18,14 +19,6 @@ export interface PresetsDeps {
   /** Throws (400 wrong, 429 locked out) unless `password` is the admin's own; counts and audits failures. */
   requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
-
-export interface CreatePresetInput {
-  name: string;
-  username?: string | null;
-  encrypted_pw: string;
-}
-
-export type UpdatePresetInput = Partial<CreatePresetInput>;
 
 /** Blank or absent user names mean `root` (spec §F, CONTRACT §8). */
 export function presetUsername(value: string | null | undefined): string {
@@ -46,7 +39,7 @@ export class PresetsService {
     return (await this.d.repo.list()).map((p) => ({ id: p.id, name: p.name, username: p.username, created_at: p.created_at }));
   }
 
-  async create(actor: Actor, input: CreatePresetInput): Promise<{ id: number; name: string }> {
+  async create(actor: Actor, input: CreatePresetBody): Promise<{ id: number; name: string }> {
     const row = await this.d.repo.create({
       name: presetName(input.name),
       username: presetUsername(input.username),
@@ -57,7 +50,7 @@ export class PresetsService {
     return { id: row.id, name: row.name };
   }
 
-  async update(actor: Actor, id: number, input: UpdatePresetInput): Promise<{ id: number; name: string }> {
+  async update(actor: Actor, id: number, input: UpdatePresetBody): Promise<{ id: number; name: string }> {
     await this.get(id);
     const patch: PasswordPresetPatch = {};
     if (input.name !== undefined) patch.name = presetName(input.name);

@@ -1,23 +1,9 @@
 /** Turning a dry run's `--stats --itemize-changes` output into the preview answer (CONTRACT §4). */
 import type { RsyncStats } from '../../adapters/rsync/index.js';
 import type { ServerRow } from '../../db/types.js';
-import type { SyncMode } from './push.schemas.js';
+import type { PreviewView, SyncMode } from './push.schemas.js';
 
 export const FILE_LIST_MAX = 200;
-
-export interface PreviewResult {
-  server_id: number;
-  server_name: string;
-  sync_mode: SyncMode;
-  files_total: number;
-  files_to_transfer: number;
-  bytes_total: number;
-  bytes_to_transfer: number;
-  files_created: number;
-  files_deleted?: number;
-  file_list?: string[];
-  file_list_truncated: boolean;
-}
 
 /** An itemized line: `>f+++++++++ path`, `cd+++++++++ dir/`, `*deleting   path`. */
 const ITEMIZED = /^(?:\*deleting +|[<>ch.][fdLDS][^ ]{9,10} )(.*)$/;
@@ -41,8 +27,8 @@ function regularCount(stdout: string, label: string, fallback: number): number {
   return reg ? Number(reg[1].replace(/[,.']/g, '')) : 0;
 }
 
-export function toPreview(row: ServerRow, mode: SyncMode, stats: RsyncStats, stdout: string, verbose: boolean): PreviewResult {
-  const out: PreviewResult = {
+export function toPreview(row: ServerRow, mode: SyncMode, stats: RsyncStats, stdout: string, verbose: boolean): PreviewView {
+  const out: PreviewView = {
     server_id: row.id,
     server_name: row.name,
     sync_mode: mode,

@@ -9,6 +9,7 @@ import type { RemoteDeps } from './remote-deps.js';
 import { protectedTarget } from '../../core/protected-paths.js';
 import { assertNoNul, stripTrailingSlash } from './remote-paths.js';
 import type { FileOpsBody } from './remote.schemas.js';
+import type { FileOpsResponse } from './remote.schemas.js';
 
 const TIMEOUT_MS = 30_000;
 const ERROR_CHARS = 300;
@@ -20,16 +21,10 @@ function isOperation(op: string): op is Operation {
   return Object.hasOwn(AUDIT_ACTIONS, op);
 }
 
-export interface FileOpResult {
-  success: true;
-  operation: Operation;
-  path: string;
-}
-
 export class FileOpsService {
   constructor(private readonly d: RemoteDeps) {}
 
-  async run(actor: Actor, body: FileOpsBody): Promise<FileOpResult> {
+  async run(actor: Actor, body: FileOpsBody): Promise<FileOpsResponse> {
     const op = body.operation;
     if (!isOperation(op)) throw new BadRequestError(`Invalid operation "${op.slice(0, 32)}": use delete, rename or mkdir`);
     assertNoNul(body.path, 'path');

@@ -44,6 +44,7 @@ export const FileOpsResponse = Type.Object({
   operation: Type.String(),
   path: Type.String(),
 });
+export type FileOpsResponse = Static<typeof FileOpsResponse>;
 
 // ---- diagnose ----
 export const DiagnoseBody = Type.Object({

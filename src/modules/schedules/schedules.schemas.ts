@@ -1,8 +1,7 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Nullable, NO_NUL } from '../../http/schemas.js';
 import { RemotePath, ServerId, SyncModeSchema } from '../push/push.schemas.js';
 import { SCRIPT_MAX_CHARS, ScriptId } from '../scripts/scripts.schemas.js';
-
 
 export const RunMode = Type.Union([Type.Literal('once'), Type.Literal('cron')]);
 export const ScheduleType = Type.Union([Type.Literal('push'), Type.Literal('script')]);
@@ -38,12 +37,12 @@ export const ScheduleView = Type.Object({
   source_path: Nullable(Type.String()),
   target_path: Nullable(Type.String()),
   server_ids: Type.Array(Type.Integer()),
-  run_mode: Type.String(),
+  run_mode: RunMode,
   cron_expr: Nullable(Type.String()),
   fire_at: Nullable(Type.String()),
-  sync_mode: Type.String(),
+  sync_mode: SyncModeSchema,
   enabled: Type.Boolean(),
-  schedule_type: Type.String(),
+  schedule_type: ScheduleType,
   script_id: Nullable(Type.Integer()),
   script_content: Nullable(Type.String()),
   exec_timeout: Type.Integer(),
@@ -52,4 +51,8 @@ export const ScheduleView = Type.Object({
   next_run: Nullable(Type.String()),
   created_at: Nullable(Type.String()),
 });
-
+export type CreateScheduleBody = Static<typeof CreateScheduleBody>;
+export type UpdateScheduleBody = Static<typeof UpdateScheduleBody>;
+export type ScheduleView = Static<typeof ScheduleView>;
+export type RunMode = Static<typeof RunMode>;
+export type ScheduleType = Static<typeof ScheduleType>;

@@ -8,50 +8,12 @@ import { refuseFullPushInto } from '../../core/protected-paths.js';
 import { nowIso, parseDateTimeShanghai } from '../../core/time.js';
 import type { ScheduleRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
 import type { StagingPaths } from '../staging/index.js';
 import { nextRunOf, parseCron } from './schedule-timing.js';
 import { Scheduler, type ScheduleRunOutcome, type SchedulerDeps } from './scheduler.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type NewSchedule, type SchedulesRepository } from './schedules.repository.js';
-
-export interface ScheduleInput {
-  name?: string;
-  source_path?: string | null;
-  target_path?: string | null;
-  server_ids?: number[] | null;
-  run_mode?: 'once' | 'cron' | null;
-  cron_expr?: string | null;
-  fire_at?: string | null;
-  sync_mode?: SyncMode | null;
-  enabled?: boolean | null;
-  schedule_type?: 'push' | 'script' | null;
-  script_id?: number | null;
-  script_content?: string | null;
-  exec_timeout?: number | null;
-  long_task?: boolean | null;
-}
-
-export interface ScheduleView {
-  id: number;
-  name: string;
-  source_path: string | null;
-  target_path: string | null;
-  server_ids: number[];
-  run_mode: string;
-  cron_expr: string | null;
-  fire_at: string | null;
-  sync_mode: string;
-  enabled: boolean;
-  schedule_type: string;
-  script_id: number | null;
-  script_content: string | null;
-  exec_timeout: number;
-  long_task: boolean;
-  last_run_at: string | null;
-  next_run: string | null;
-  created_at: string | null;
-}
+import type { CreateScheduleBody, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
 
 export interface SchedulesDeps extends SchedulerDeps {
   repo: SchedulesRepository;
@@ -70,12 +32,13 @@ export function toScheduleView(r: ScheduleRow, now = new Date()): ScheduleView {
     source_path: r.source_path,
     target_path: r.target_path,
     server_ids: parseServerIds(r.server_ids),
-    run_mode: r.run_mode,
+    // The columns only ever hold what the schemas admitted.
+    run_mode: r.run_mode as ScheduleView['run_mode'],
     cron_expr: r.cron_expr,
     fire_at: r.fire_at,
-    sync_mode: r.sync_mode,
+    sync_mode: r.sync_mode as ScheduleView['sync_mode'],
     enabled: Boolean(r.enabled),
-    schedule_type: r.schedule_type,
+    schedule_type: r.schedule_type as ScheduleView['schedule_type'],
     script_id: r.script_id,
     script_content: r.script_content,
     exec_timeout: Number(r.exec_timeout),
@@ -112,7 +75,7 @@ export class SchedulesService {
     return (await this.d.repo.list()).map((r) => toScheduleView(r, now));
   }
 
-  async create(actor: Actor, input: ScheduleInput & { name: string }): Promise<ScheduleView> {
+  async create(actor: Actor, input: CreateScheduleBody): Promise<ScheduleView> {
     const empty: Draft = {
       name: '', schedule_type: 'push', source_path: null, target_path: null, server_ids: '[]', run_mode: 'once',
       cron_expr: null, fire_at: null, sync_mode: 'incremental', enabled: 1, script_id: null, script_content: null,
@@ -124,7 +87,7 @@ export class SchedulesService {
     return toScheduleView(row);
   }
 
-  async update(actor: Actor, id: number, input: ScheduleInput): Promise<ScheduleView> {
+  async update(actor: Actor, id: number, input: UpdateScheduleBody): Promise<ScheduleView> {
     const current = await this.d.repo.get(id);
     if (!current) throw new NotFoundError('Schedule not found');
     const { id: _id, last_run_at: _last, created_at: _created, ...stored } = current;
@@ -143,7 +106,7 @@ export class SchedulesService {
   }
 
   /** Only the supplied fields change; null resets a field to its fallback. */
-  private apply(base: Draft, input: ScheduleInput): Draft {
+  private apply(base: Draft, input: UpdateScheduleBody): Draft {
     const d: Draft = { ...base };
     if (input.name !== undefined) d.name = input.name.trim();
     if (input.schedule_type !== undefined) d.schedule_type = input.schedule_type ?? 'push';

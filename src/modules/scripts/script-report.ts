@@ -1,14 +1,5 @@
 /** The script-completion notification: HTML for the messenger bot, every user value escaped. */
-
-export interface ReportRow {
-  server_id: number;
-  server_name: string | null;
-  exit_code: number | null;
-  stdout: string;
-  stderr: string;
-  duration_ms: number;
-  error: string | null;
-}
+import type { ScriptRunResultView } from './scripts.schemas.js';
 
 /** Telegram-style HTML: only &, < and > are special in text (and " inside attributes). */
 export function escapeHtml(s: string): string {
@@ -24,7 +15,7 @@ function tail(s: string, n: number): string {
   return t.length > n ? `…${t.slice(-n)}` : t;
 }
 
-export function scriptCompleteHtml(label: string, rows: ReportRow[]): string {
+export function scriptCompleteHtml(label: string, rows: ScriptRunResultView[]): string {
   const ok = rows.filter((r) => r.exit_code === 0 && !r.error).length;
   const head = `<b>Script finished</b>: ${escapeHtml(label)}\n${ok}/${rows.length} servers succeeded`;
   const parts: string[] = [head];

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Nullable, NO_NUL } from '../../http/schemas.js';
 import { ServerIds } from '../push/push.schemas.js';
 
@@ -36,3 +36,9 @@ export const ScriptRunResultView = Type.Object({
 });
 
 export const ScriptRunView = Type.Object({ run_id: Type.String(), results: Type.Array(ScriptRunResultView) });
+export type ScriptView = Static<typeof ScriptView>;
+export type CreateScriptBody = Static<typeof CreateScriptBody>;
+export type UpdateScriptBody = Static<typeof UpdateScriptBody>;
+export type RunScriptBody = Static<typeof RunScriptBody>;
+export type ScriptRunResultView = Static<typeof ScriptRunResultView>;
+export type ScriptRunView = Static<typeof ScriptRunView>;

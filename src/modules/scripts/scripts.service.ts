@@ -15,33 +15,13 @@ import type { LiveEvent } from '../../platform/events/event-bus.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
 import { mapLimit } from '../../core/map-limit.js';
 import type { ServersService } from '../servers/index.js';
-import { scriptCompleteHtml, type ReportRow } from './script-report.js';
+import { scriptCompleteHtml } from './script-report.js';
 import type { ScriptsRepository } from './scripts.repository.js';
+import type { RunScriptBody, ScriptRunResultView, ScriptRunView, ScriptView } from './scripts.schemas.js';
 
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
 export const DEFAULT_TIMEOUT_S = 60;
 const RUN_CONCURRENCY = 10;
-
-export interface ScriptView {
-  id: number;
-  name: string;
-  content: string;
-  created_at: string;
-}
-
-export type ScriptRunResult = ReportRow;
-
-export interface ScriptRunView {
-  run_id: string;
-  results: ScriptRunResult[];
-}
-
-export interface ScriptRunRequest {
-  server_ids: number[];
-  script_id?: number | null;
-  script_content?: string | null;
-  timeout?: number;
-}
 
 export interface ScriptRunPlan {
   serverIds: number[];
@@ -102,7 +82,7 @@ export class ScriptsService {
   }
 
   /** POST /api/scripts/run: a stored script (by id) or inline content, never both. */
-  async run(actor: Actor, req: ScriptRunRequest): Promise<ScriptRunView> {
+  async run(actor: Actor, req: RunScriptBody): Promise<ScriptRunView> {
     const hasId = req.script_id !== undefined && req.script_id !== null;
     const hasContent = req.script_content !== undefined && req.script_content !== null;
     if (hasId && hasContent) throw new BadRequestError('Give either script_id or script_content, not both');
@@ -158,7 +138,7 @@ export class ScriptsService {
     return { run_id: runId, results };
   }
 
-  private async runOne(runId: string, serverId: number, plan: ScriptRunPlan, extra: Record<string, unknown>): Promise<ScriptRunResult> {
+  private async runOne(runId: string, serverId: number, plan: ScriptRunPlan, extra: Record<string, unknown>): Promise<ScriptRunResultView> {
     const base = { server_id: serverId, server_name: null as string | null, exit_code: null as number | null, stdout: '', stderr: '' };
     const row = await this.d.servers.get(serverId).catch((err) => {
       if (err instanceof NotFoundError) return null;
@@ -170,7 +150,7 @@ export class ScriptsService {
       void this.d.events.publish({ type: 'script_progress', run_id: runId, server_id: serverId, server_name: row.name, ...extra, ...fields });
     progress({ status: 'running' });
     const started = performance.now();
-    let result: ScriptRunResult;
+    let result: ScriptRunResultView;
     try {
       const target = await this.d.servers.targetFromRow(row);
       const r = await this.d.ssh.exec(target, plan.content, {

@@ -8,24 +8,10 @@ import type { Cipher } from '../../core/crypto.js';
 import { BadRequestError } from '../../core/errors.js';
 import { parsePrivateKey } from '../../core/ssh-keys.js';
 import type { ServerRow } from '../../db/types.js';
+import type { AuthType, CreateServerBody, ServerView, UpdateServerBody } from './servers.schemas.js';
 
-export type AuthType = 'key' | 'password';
-
-export interface ServerInput {
-  name?: string;
-  host?: string;
-  port?: number;
-  username?: string | null;
-  auth_type?: AuthType;
-  ssh_key_preset_id?: number | null;
-  password_preset_id?: number | null;
-  private_key?: string | null;
-  password?: string | null;
-  target_path?: string | null;
-  tags?: string[] | null;
-  host_key_fingerprint?: string | null;
-  current_password?: string;
-}
+/** What create and update bodies share; every field optional (an update sends a subset). */
+export type ServerInput = Partial<CreateServerBody> & UpdateServerBody;
 
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?$/;
 // No leading '-': the name also reaches OpenSSH's command line (rsync -e ssh), where it would be an option.
@@ -145,7 +131,7 @@ export function parseTags(stored: string): string[] {
 }
 
 /** The public shape: every column except the encrypted secrets and the agent token hash. */
-export function toServerView(row: ServerRow) {
+export function toServerView(row: ServerRow): ServerView {
   return {
     id: row.id,
     name: row.name,
@@ -166,4 +152,3 @@ export function toServerView(row: ServerRow) {
   };
 }
 
-export type ServerView = ReturnType<typeof toServerView>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Nullable, NO_NUL } from '../../http/schemas.js';
 import { PRIVATE_KEY_MAX } from '../ssh-key-presets/ssh-key-presets.schemas.js';
 
@@ -67,3 +67,8 @@ export const TestResult = Type.Object({
   latency_ms: Nullable(Type.Integer()),
   error: Nullable(Type.String()),
 });
+export type AuthType = Static<typeof AuthType>;
+export type ServerView = Static<typeof ServerView>;
+export type CreateServerBody = Static<typeof CreateServerBody>;
+export type UpdateServerBody = Static<typeof UpdateServerBody>;
+export type TestResult = Static<typeof TestResult>;

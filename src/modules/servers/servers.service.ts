@@ -19,11 +19,12 @@ import { holdsPassword, reauthReason } from './servers.reauth.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import {
   credentialPatch, hostKeyFingerprint, inferAuthType, normalizeTags, serverHost, serverName, serverUsername,
-  targetPath, toServerView, type ServerInput, type ServerView,
+  targetPath, toServerView, type ServerInput,
 } from './servers.input.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ServerPatch, ServersRepository } from './servers.repository.js';
 import { resolveTarget, type PresetSources } from './servers.targets.js';
+import type { CreateServerBody, ServerView, TestResult } from './servers.schemas.js';
 
 export interface ServersDeps extends PresetSources {
   repo: ServersRepository;
@@ -35,12 +36,6 @@ export interface ServersDeps extends PresetSources {
   audit: AuditService;
   ssh: Pick<SshPool, 'exec' | 'forget'>;
   log: Logger;
-}
-
-export interface TestResult {
-  ok: boolean;
-  latency_ms: number | null;
-  error: string | null;
 }
 
 const TEST_TIMEOUT_MS = 10_000;
@@ -83,7 +78,7 @@ export class ServersService {
     }
   }
 
-  async create(actor: Actor, input: ServerInput & { name: string; host: string }, admin: AdminRow | null = null): Promise<ServerView> {
+  async create(actor: Actor, input: CreateServerBody, admin: AdminRow | null = null): Promise<ServerView> {
     await this.confirmCredentialChange(actor, admin, reauthReason(null, input), input.current_password, 'POST /api/servers');
     const name = serverName(input.name);
     await this.assertNameFree(name);

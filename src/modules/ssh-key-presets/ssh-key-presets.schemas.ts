@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { NO_NUL } from '../../http/schemas.js';
 
 export { IdParams, PresetRef, RevealBody } from '../presets/presets.schemas.js';
@@ -40,3 +40,7 @@ export const RevealedSshKeyPreset = Type.Object({
   private_key: Type.String(),
   public_key: Type.String(),
 });
+export type SshKeyPresetView = Static<typeof SshKeyPresetView>;
+export type CreateSshKeyPresetBody = Static<typeof CreateSshKeyPresetBody>;
+export type UpdateSshKeyPresetBody = Static<typeof UpdateSshKeyPresetBody>;
+export type RevealedSshKeyPreset = Static<typeof RevealedSshKeyPreset>;

@@ -11,6 +11,7 @@ import type { AdminRow, SshKeyPresetRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { presetName, presetUsername } from '../presets/index.js';
 import type { SshKeyPresetPatch, SshKeyPresetsRepository } from './ssh-key-presets.repository.js';
+import type { CreateSshKeyPresetBody, UpdateSshKeyPresetBody } from './ssh-key-presets.schemas.js';
 
 export interface SshKeyPresetsDeps {
   repo: SshKeyPresetsRepository;
@@ -19,15 +20,6 @@ export interface SshKeyPresetsDeps {
   /** Throws (400 wrong, 429 locked out) unless `password` is the admin's own; counts and audits failures. */
   requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
-
-export interface CreateSshKeyPresetInput {
-  name: string;
-  username?: string | null;
-  private_key: string;
-  public_key?: string | null;
-}
-
-export type UpdateSshKeyPresetInput = Partial<CreateSshKeyPresetInput>;
 
 const NOT_FOUND = 'SSH key preset not found';
 
@@ -55,7 +47,7 @@ export class SshKeyPresetsService {
     }));
   }
 
-  async create(actor: Actor, input: CreateSshKeyPresetInput): Promise<{ id: number; name: string }> {
+  async create(actor: Actor, input: CreateSshKeyPresetBody): Promise<{ id: number; name: string }> {
     const key = parsePrivateKey(input.private_key);
     const row = await this.d.repo.create({
       name: presetName(input.name),
@@ -72,7 +64,7 @@ export class SshKeyPresetsService {
     return { id: row.id, name: row.name };
   }
 
-  async update(actor: Actor, id: number, input: UpdateSshKeyPresetInput): Promise<{ id: number; name: string }> {
+  async update(actor: Actor, id: number, input: UpdateSshKeyPresetBody): Promise<{ id: number; name: string }> {
     const current = await this.get(id);
     const patch: SshKeyPresetPatch = {};
     if (input.name !== undefined) patch.name = presetName(input.name);

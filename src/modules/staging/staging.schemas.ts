@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 export { ErrorResponse } from '../../http/schemas.js';
 
@@ -14,9 +14,11 @@ export const FileOpBody = Type.Object({
   new_name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
 });
 
+export const LocalEntry = Type.Object({ name: Type.String(), is_dir: Type.Boolean(), size: Type.Integer() });
+
 export const BrowseLocalResponse = Type.Object({
   path: Type.String(),
-  entries: Type.Array(Type.Object({ name: Type.String(), is_dir: Type.Boolean(), size: Type.Integer() })),
+  entries: Type.Array(LocalEntry),
 });
 
 export const FileOpResponse = Type.Object({
@@ -53,3 +55,11 @@ export const UploadZipResponse = Type.Object({
   filename: Type.String(),
   size: Type.Integer(),
 });
+export type PathBody = Static<typeof PathBody>;
+export type FileOpBody = Static<typeof FileOpBody>;
+export type LocalEntry = Static<typeof LocalEntry>;
+export type BrowseLocalResponse = Static<typeof BrowseLocalResponse>;
+export type FileOpResponse = Static<typeof FileOpResponse>;
+export type PreviewResponse = Static<typeof PreviewResponse>;
+export type ValidateSourceResponse = Static<typeof ValidateSourceResponse>;
+export type UploadZipResponse = Static<typeof UploadZipResponse>;

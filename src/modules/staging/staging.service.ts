@@ -11,23 +11,12 @@ import { walkFiles } from './source-walk.js';
 import type { StatWorker } from '../../adapters/fs/stat-worker.js';
 import { resolvePath, type StagingPaths } from './staging-paths.js';
 import { isSameOrUnder } from '../../core/paths.js';
+import type { BrowseLocalResponse, FileOpBody, FileOpResponse, LocalEntry, PreviewResponse, ValidateSourceResponse } from './staging.schemas.js';
 
 export const PREVIEW_READ_BYTES = 4096;
 export const PREVIEW_MAX_BYTES = 1_048_576;
 export const SOURCE_SCAN_LIMIT = 10_000;
 export const FORBIDDEN_SOURCE_ROOTS = ['/etc', '/root', '/home', '/var', '/boot', '/dev', '/proc', '/sys', '/run', '/srv'];
-
-export interface LocalEntry {
-  name: string;
-  is_dir: boolean;
-  size: number;
-}
-
-export interface FileOpInput {
-  path: string;
-  operation: string;
-  new_name?: string | null;
-}
 
 const isPermission = (err: unknown) => errCode(err) === 'EACCES' || errCode(err) === 'EPERM';
 
@@ -58,7 +47,7 @@ export class StagingService {
     private readonly statWorker?: StatWorker,
   ) {}
 
-  async browseLocal(actor: Actor, input: string) {
+  async browseLocal(actor: Actor, input: string): Promise<BrowseLocalResponse> {
     const trimmed = input.length > 1 ? input.replace(/\/+$/, '') || '/' : input;
     const dir = await this.paths.resolveInsideStaging(trimmed);
     let dirents: fs.Dirent[];
@@ -84,7 +73,7 @@ export class StagingService {
     return { path: dir, entries };
   }
 
-  async fileOp(actor: Actor, input: FileOpInput) {
+  async fileOp(actor: Actor, input: FileOpBody): Promise<FileOpResponse> {
     const target = await this.paths.resolveInsideStaging(input.path);
     if (input.operation === 'delete') return this.delete(actor, target);
     if (input.operation === 'rename') return this.rename(actor, target, input.new_name);
@@ -128,7 +117,7 @@ export class StagingService {
     return { success: true, operation: 'rename' as const, path: source, new_name: name, new_path: wanted };
   }
 
-  async preview(actor: Actor, input: string) {
+  async preview(actor: Actor, input: string): Promise<PreviewResponse> {
     const file = await this.paths.resolveInsideStaging(input);
     // stat before open: opening a FIFO for reading would block until a writer appears.
     const st = await fs.promises.stat(file).catch(() => null);
@@ -161,7 +150,7 @@ export class StagingService {
     };
   }
 
-  async validateSourcePath(actor: Actor, input: string) {
+  async validateSourcePath(actor: Actor, input: string): Promise<ValidateSourceResponse> {
     const raw = input.trim();
     if (!raw) throw new BadRequestError('path is required');
     if (raw.split('/').includes('..')) throw new BadRequestError('Path must not contain ".." components');

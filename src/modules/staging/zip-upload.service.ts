@@ -12,6 +12,7 @@ import { BadRequestError, DomainError, errCode, InternalError } from '../../core
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { StagingPaths } from './staging-paths.js';
+import type { UploadZipResponse } from './staging.schemas.js';
 
 export const ZIP_LIST_LIMIT = 500;
 /** Beyond the spec: an archive of a million empty files would exhaust inodes, not bytes. */
@@ -31,16 +32,6 @@ export interface ZipUploadLimits {
   concurrency?: number;
 }
 
-export interface ZipUploadResult {
-  success: true;
-  source_path: string;
-  file_count: number;
-  files: string[];
-  files_truncated: boolean;
-  filename: string;
-  size: number;
-}
-
 /** Browsers may send a full client-side path; only the last component is the file's name. */
 function clientFileName(raw: string): string {
   return path.posix.basename(raw.replace(/\\/g, '/')).trim();
@@ -58,7 +49,7 @@ export class ZipUploadService {
    * `nextFile` reads the multipart body up to the first file part. It is a callback so that a
    * malformed body surfaces here, where it becomes a 400 instead of an unexplained 500.
    */
-  async upload(actor: Actor, nextFile: () => Promise<IncomingFile | undefined>): Promise<ZipUploadResult> {
+  async upload(actor: Actor, nextFile: () => Promise<IncomingFile | undefined>): Promise<UploadZipResponse> {
     let file: IncomingFile | undefined;
     try {
       file = await nextFile();

@@ -5,17 +5,15 @@
  */
 import fs from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { NotFoundError } from '../../core/errors.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import type { WallpaperService } from './wallpapers.service.js';
-
-const UrlList = Type.Object({ urls: Type.Array(Type.String()), count: Type.Integer() });
+import { DailyWallpaper, WallpaperFileParams, WallpaperList, WallpaperSync } from './wallpapers.schemas.js';
 
 export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ wallpapers: WallpaperService }> = async (app, { wallpapers: service }) => {
   const tags = ['wallpapers'];
 
-  app.get('/daily-wallpapers', { config: { public: true }, schema: { tags, response: { 200: UrlList } } }, async () =>
+  app.get('/daily-wallpapers', { config: { public: true }, schema: { tags, response: { 200: WallpaperList } } }, async () =>
     service.listOrFill(),
   );
 
@@ -25,7 +23,7 @@ export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ wallpapers: Wallpaper
       schema: {
         tags,
         response: {
-          200: Type.Object({ urls: Type.Array(Type.String()), count: Type.Integer(), downloaded: Type.Integer() }),
+          200: WallpaperSync,
           401: ErrorResponse,
           502: ErrorResponse,
         },
@@ -36,7 +34,7 @@ export const wallpapersRoutes: FastifyPluginAsyncTypebox<{ wallpapers: Wallpaper
 
   app.get(
     '/daily-wallpaper',
-    { config: { public: true }, schema: { tags, response: { 200: Type.Object({ url: Type.Union([Type.String(), Type.Null()]) }) } } },
+    { config: { public: true }, schema: { tags, response: { 200: DailyWallpaper } } },
     async () => service.today(),
   );
 };
@@ -50,7 +48,7 @@ export const wallpaperFilesRoutes: FastifyPluginAsyncTypebox<{ wallpapers: Wallp
     '/:file',
     {
       config: { public: true },
-      schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) },
+      schema: { hide: true, params: WallpaperFileParams },
     },
     async (req, reply) => {
       const file = await service.file(req.params.file);

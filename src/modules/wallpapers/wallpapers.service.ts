@@ -16,6 +16,7 @@ import { imageTypeOf, type ImageType } from '../../core/image-type.js';
 import type { Actor } from '../../core/actor.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
+import type { DailyWallpaper, WallpaperList, WallpaperSync } from './wallpapers.schemas.js';
 
 export const WALLPAPER_FILE = /^(\d{4})(\d{2})(\d{2})\.jpg$/;
 export const MAX_WALLPAPERS = 12;
@@ -37,12 +38,6 @@ export interface WallpaperServiceOptions {
   retryAfterMs?: number;
 }
 
-export interface SyncResult {
-  urls: string[];
-  count: number;
-  downloaded: number;
-}
-
 /** The UTC day a cached file stands for, or null when the name is not a valid date file. */
 export function fileDay(name: string): number | null {
   const m = WALLPAPER_FILE.exec(name);
@@ -61,7 +56,7 @@ export class WallpaperService {
   private readonly now: () => Date;
   private readonly maxImageBytes: number;
   private readonly retryAfterMs: number;
-  private inflight: Promise<SyncResult> | null = null;
+  private inflight: Promise<WallpaperSync> | null = null;
   private lastFailedFill = 0;
 
   constructor(private readonly o: WallpaperServiceOptions) {
@@ -76,7 +71,7 @@ export class WallpaperService {
   }
 
   /** GET /daily-wallpapers: the cached list, filling an empty cache once (shared by concurrent callers). */
-  async listOrFill(): Promise<{ urls: string[]; count: number }> {
+  async listOrFill(): Promise<WallpaperList> {
     const urls = await this.list();
     if (urls.length > 0 || (this.inflight === null && Date.now() - this.lastFailedFill < this.retryAfterMs)) {
       return { urls, count: urls.length };
@@ -94,14 +89,14 @@ export class WallpaperService {
   }
 
   /** An administrator's sync, audited as `sync_wallpapers`. */
-  async syncBy(actor: Actor): Promise<SyncResult> {
+  async syncBy(actor: Actor): Promise<WallpaperSync> {
     const result = await this.sync();
     await this.o.audit.record(actor, 'sync_wallpapers', { type: 'wallpaper', detail: `downloaded=${result.downloaded}` });
     return result;
   }
 
   /** Downloads the archive's images that are not cached yet (single-flight). */
-  sync(): Promise<SyncResult> {
+  sync(): Promise<WallpaperSync> {
     this.inflight ??= this.download().finally(() => {
       this.inflight = null;
     });
@@ -109,7 +104,7 @@ export class WallpaperService {
   }
 
   /** Today's UTC-dated file when it is larger than 1024 bytes, else the newest, else null. */
-  async today(): Promise<{ url: string | null }> {
+  async today(): Promise<DailyWallpaper> {
     const files = await this.prune();
     const today = `${this.now().toISOString().slice(0, 10).replace(/-/g, '')}.jpg`;
     const st = await fs.stat(path.join(this.o.dir, today)).catch(() => null);
@@ -161,7 +156,7 @@ export class WallpaperService {
     return Date.UTC(n.getUTCFullYear(), n.getUTCMonth(), n.getUTCDate());
   }
 
-  private async download(): Promise<SyncResult> {
+  private async download(): Promise<WallpaperSync> {
     const source = new URL(this.o.sourceUrl);
     let archive: unknown;
     try {

@@ -7,20 +7,12 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso, parseDateBound } from '../../core/time.js';
 import type { AuditRepository } from './audit.repository.js';
+import type { AuditPage, AuditQuery } from './audit.schemas.js';
 
 export interface AuditTarget {
   type?: string | null;
   id?: string | number | null;
   detail?: string | null;
-}
-
-export interface AuditQuery {
-  action?: string;
-  admin_username?: string;
-  date_from?: string;
-  date_to?: string;
-  limit?: number;
-  offset?: number;
 }
 
 export class AuditService {
@@ -45,7 +37,7 @@ export class AuditService {
     }
   }
 
-  async list(q: AuditQuery) {
+  async list(q: AuditQuery): Promise<AuditPage> {
     const limit = q.limit ?? 50;
     const offset = q.offset ?? 0;
     const { total, rows } = await this.repo.list({

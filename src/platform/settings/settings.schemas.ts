@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 export const SettingSchema = Type.Object({
   key: Type.String(),
@@ -26,3 +26,8 @@ export const RevealResponse = Type.Object({ key: Type.String(), value: Type.Stri
 
 /** An empty current_password is just a wrong one: 400 like any mismatch, not a 422. */
 export const RotateApiKeyBody = Type.Object({ current_password: Type.String({ maxLength: 1024 }) });
+export type SettingView = Static<typeof SettingSchema>;
+export type PutSettingBody = Static<typeof PutSettingBody>;
+export type PutSettingResponse = Static<typeof PutSettingResponse>;
+export type RevealResponse = Static<typeof RevealResponse>;
+export type RotateApiKeyBody = Static<typeof RotateApiKeyBody>;

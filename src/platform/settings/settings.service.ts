@@ -22,15 +22,8 @@ import {
   SENSITIVE_KEYS,
   isImmutable,
 } from './setting-keys.js';
+import type { PutSettingBody, PutSettingResponse, RevealResponse, SettingView } from './settings.schemas.js';
 
-export interface SettingView {
-  key: string;
-  value: string | null;
-  value_set: boolean | null;
-  updated_at: string;
-}
-
-export type SettingValueInput = string | number | boolean | null;
 
 export interface SettingsServiceDeps {
   settings: RuntimeSettings;
@@ -74,7 +67,7 @@ export class SettingsService {
   }
 
   /** PUT /{key}: the rules of spec §B in their order. */
-  async update(actor: Actor, key: string, input: SettingValueInput): Promise<{ key: string; value: string | null } | SettingView> {
+  async update(actor: Actor, key: string, input: PutSettingBody['value']): Promise<PutSettingResponse> {
     if (isImmutable(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is immutable`);
     if (!MUTABLE_KEYS.has(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is not a known mutable setting`);
 
@@ -110,7 +103,7 @@ export class SettingsService {
     return { key, value };
   }
 
-  async revealApiKey(actor: Actor): Promise<{ key: 'api_key'; value: string }> {
+  async revealApiKey(actor: Actor): Promise<RevealResponse> {
     const value = this.d.secrets.read('api_key');
     if (value === null) throw new NotFoundError('API key not stored');
     await this.d.audit.record(actor, 'reveal_api_key', { type: 'setting', id: 'api_key' });
@@ -121,7 +114,7 @@ export class SettingsService {
    * A new API key, the old one refused at once: here as soon as it is stored, on the other
    * workers when the change announcement reaches them (and within a second without it).
    */
-  async rotateApiKey(actor: Actor, admin: AdminRow, currentPassword: string): Promise<{ key: 'api_key'; value: string }> {
+  async rotateApiKey(actor: Actor, admin: AdminRow, currentPassword: string): Promise<RevealResponse> {
     await this.d.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/settings/api-key/rotate');
     const value = generateApiKey();
     await this.d.secrets.write('api_key', value);

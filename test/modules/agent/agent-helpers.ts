@@ -1,7 +1,7 @@
 /** Shared steps of the monitoring tests: servers with agent tokens, heartbeats, settings. */
 import type { TestApp } from '../../helpers/app.js';
 import { cacheKinds, dbKinds, type CacheKind, type DbKind } from '../../helpers/targets.js';
-import type { AlertEntry } from '../../../src/modules/alerts/alert-history.service.js';
+import type { AlertEntry } from '../../../src/modules/alerts/alert-history.schemas.js';
 
 export interface Reading {
   cpu?: number;
