@@ -105,7 +105,9 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<
     // Own session, like the product's rsync: with scheduler autogroups both sides then get the same CPU share.
     const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, LC_ALL: 'C' }, detached: true });
     let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()).slice(-2000));
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-2000);
+    });
     child.once('error', reject);
     child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${err.slice(-500)}`))));
   });

@@ -50,15 +50,7 @@ export function parseEncryptionKey(value: string): Buffer {
   return Buffer.from(crypto.hkdfSync('sha256', v, 'fleet-admin', 'encryption-key', 32));
 }
 
-export function sha256Hex(value: string): string {
-  return crypto.createHash('sha256').update(value).digest('hex');
-}
-
-export function randomToken(bytes = 32): string {
-  return crypto.randomBytes(bytes).toString('base64url');
-}
-
 /** A new API key: `fa_` and 24 random bytes. */
 export function generateApiKey(): string {
-  return `fa_${randomToken(24)}`;
+  return `fa_${crypto.randomBytes(24).toString('base64url')}`;
 }

@@ -48,7 +48,7 @@ export function parsePrivateKey(text: string): ParsedPrivateKey {
     throw new BadRequestError(FORMAT_MESSAGE);
   }
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (!key || !key.isPrivateKey()) throw new BadRequestError(FORMAT_MESSAGE);
+  if (!key?.isPrivateKey()) throw new BadRequestError(FORMAT_MESSAGE);
   return { normalized, keyType: key.type, publicKey: `${key.type} ${key.getPublicSSH().toString('base64')}` };
 }
 

@@ -2,7 +2,7 @@
  * Table types shared by both dialects. Portable choices: timestamps are ISO-8601 UTC text,
  * booleans are integers 0/1, lists are JSON text. Repositories convert to API shapes.
  */
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type Id = Generated<number>;
 
@@ -206,8 +206,6 @@ export interface Database {
 }
 
 export type AdminRow = Selectable<AdminsTable>;
-export type NewAdmin = Insertable<AdminsTable>;
-export type AdminUpdate = Updateable<AdminsTable>;
 export type RefreshFamilyRow = Selectable<RefreshFamiliesTable>;
 export type SettingRow = Selectable<SettingsTable>;
 export type AuditRow = Selectable<AuditLogTable>;

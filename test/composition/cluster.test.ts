@@ -58,6 +58,7 @@ describe.runIf(CLUSTER)('WORKERS=2 on PostgreSQL + Redis', () => {
         headers: { authorization: `Bearer ${access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       });
+      // biome-ignore lint/suspicious/noExplicitAny: the answers of many endpoints, checked by matchers
       return { status: res.status, json: (await res.json().catch(() => null)) as any };
     };
     return { p, base, api };

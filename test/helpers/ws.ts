@@ -38,7 +38,13 @@ export function connectWs(url: string): WsClient {
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching socket message')), ms);
-        waiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+        waiters.push({
+          pred,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
       });
     },
     close: () => ws.close(),

@@ -31,7 +31,7 @@ export async function subscribeDurably(
       unsubscribe = off;
       if (failures > 0) log.info({ channel }, 'cache subscription established after retries');
     } catch (err) {
-      if (failures++ === 0) log.warn({ channel, err: String(err) }, 'cache subscription failed; retrying in the background');
+      if (failures++ === 0) log.warn({ channel, err }, 'cache subscription failed; retrying in the background');
       timer = setTimeout(() => void attempt(), Math.min(maxDelayMs, 250 * 2 ** Math.min(failures, 5)));
       timer.unref();
     }

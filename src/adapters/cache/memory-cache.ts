@@ -132,7 +132,10 @@ export class MemoryCache implements Cache {
     this.assertOpen();
     const sub: Subscription = { handler, active: true };
     let subs = this.channels.get(channel);
-    if (!subs) this.channels.set(channel, (subs = new Set()));
+    if (!subs) {
+      subs = new Set();
+      this.channels.set(channel, subs);
+    }
     subs.add(sub);
     return async () => {
       sub.active = false;

@@ -231,7 +231,8 @@ export class RedisCache implements Cache {
     let state = this.channels.get(full);
     if (!state) {
       const created: ChannelState = { subs: new Set(), confirmed: conn.redis.subscribe(full) };
-      this.channels.set(full, (state = created));
+      state = created;
+      this.channels.set(full, created);
       created.confirmed.catch(() => {
         if (this.channels.get(full) !== created) return;
         this.channels.delete(full);

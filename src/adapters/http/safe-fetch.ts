@@ -105,7 +105,7 @@ export class SafeFetcher {
     } else {
       try {
         addresses = await withSignal(this.o.resolve(host), signal);
-      } catch (err) {
+      } catch {
         if (signal?.aborted) throw new FetchRejectedError(`${this.label} fetch timed out`);
         throw new FetchRejectedError(`Could not resolve host ${host}`);
       }

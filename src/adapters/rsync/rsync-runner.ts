@@ -6,7 +6,7 @@
 import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from './rsync-transport.js';
 import { shellQuote } from '../ssh/quote.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
-import { errorMessage, isClientSafe } from '../../core/errors.js';
+import { isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { RsyncProgress } from './rsync-progress.js';
 import type { RsyncMode } from './rsync-transport.js';
@@ -119,7 +119,7 @@ export class RsyncRunner {
   private describe(err: unknown, target: SshTarget): string {
     // Domain and SSH errors are written to be client-facing and secret-free.
     if (isClientSafe(err)) return err.message.slice(0, ERROR_MAX);
-    this.d.log.warn({ serverId: target.id, err: errorMessage(err) }, 'rsync could not run');
+    this.d.log.warn({ serverId: target.id, err }, 'rsync could not run');
     return 'rsync could not be started';
   }
 }

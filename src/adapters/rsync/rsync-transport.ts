@@ -308,7 +308,11 @@ export function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: RunRsyncO
       aborted = true;
       stop();
     };
-    const timer = opts.timeoutMs ? setTimeout(() => ((timedOut = true), stop()), opts.timeoutMs) : undefined;
+    const onTimeout = (): void => {
+      timedOut = true;
+      stop();
+    };
+    const timer = opts.timeoutMs ? setTimeout(onTimeout, opts.timeoutMs) : undefined;
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -7,7 +7,7 @@
  * local header's differed. Any disagreement means "extract the stored archive instead".
  */
 import fs from 'node:fs';
-import type { Entry } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import type { ExtractResult } from './extract-stored.js';
 import { openZip, readNextEntry, ZIP_OPTIONS } from './extract-stored.js';
 import { plan } from './entry.js';
@@ -45,7 +45,7 @@ export async function confirmStreamed(
   streamed: StreamedArchive,
   limits: ConfirmLimits,
 ): Promise<ExtractResult | null> {
-  let zip;
+  let zip: ZipFile;
   try {
     zip = streamed.tail ? await openZipWithTail(archive, streamed.tail, ZIP_OPTIONS) : await openZip(archive);
   } catch {

@@ -6,7 +6,7 @@
  * last anyway), so those reads become copies; any other range still comes from the file.
  */
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import yauzl, { type ZipFile } from 'yauzl';
 
 export interface ArchiveTail {

@@ -10,7 +10,6 @@
  */
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import { subscribeDurably, type RetryLogger } from '../../adapters/cache/durable-subscription.js';
-import { errorMessage } from '../../core/errors.js';
 import type { AdminRow } from '../../db/types.js';
 
 export const ADMINS_CHANNEL = 'admins:changed';
@@ -62,7 +61,7 @@ export class AdminLookup {
     try {
       await this.d.cache.publish(ADMINS_CHANNEL, String(id));
     } catch (err) {
-      this.d.log.warn({ err: errorMessage(err), adminId: id }, 'could not announce an admin change to other workers');
+      this.d.log.warn({ err, adminId: id }, 'could not announce an admin change to other workers');
     }
   }
 
@@ -86,7 +85,7 @@ export class AdminLookup {
       try {
         l(known ? id : null);
       } catch (err) {
-        this.d.log.warn({ err: errorMessage(err) }, 'admin change listener failed');
+        this.d.log.warn({ err }, 'admin change listener failed');
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type AdminsService } from './admins.service.js';
+import type { AdminsService } from './admins.service.js';
 import { AdminView, CreateAdminBody } from './admins.schemas.js';
 import { ErrorResponse, IdParams } from '../../http/schemas.js';
 

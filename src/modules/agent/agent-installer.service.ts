@@ -111,7 +111,7 @@ export class AgentInstaller {
     why: string,
   ): Promise<void> {
     await this.d.agent.restoreToken(serverId, issued.hash, issued.previous).catch((err: unknown) =>
-      this.d.log.warn({ serverId, err: String(err) }, 'could not restore the previous agent token'),
+      this.d.log.warn({ serverId, err }, 'could not restore the previous agent token'),
     );
     await this.d.audit.record(actor, 'install_agent', { type: 'server', id: serverId, detail: `failed: ${why}`.slice(0, 500) });
   }

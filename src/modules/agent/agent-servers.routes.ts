@@ -1,8 +1,8 @@
 /** Server-scoped agent actions, registered under /api/servers next to the servers module. */
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type AgentService } from './agent.service.js';
-import { type AgentInstaller } from './agent-installer.service.js';
+import type { AgentService } from './agent.service.js';
+import type { AgentInstaller } from './agent-installer.service.js';
 import { AgentToken, InstallBody, InstallResult, ValidationError } from './agent.schemas.js';
 
 export const agentServerRoutes: FastifyPluginAsyncTypebox<{ agent: AgentService; installer: AgentInstaller }> = async (app, { agent, installer }) => {

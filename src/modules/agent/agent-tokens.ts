@@ -43,7 +43,7 @@ export class AgentTokenCache {
     const hit = this.entries.get(hash);
     if (hit && hit.expiresAt > this.clock()) return hit.server;
     const pending = this.inflight.get(hash);
-    if (pending) return pending;
+    if (pending !== undefined) return pending;
     const generation = this.generation;
     const p = this.lookup(hash)
       .then((row) => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type AgentService } from './agent.service.js';
+import type { AgentService } from './agent.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { AGENT_SCRIPT } from './agent-script.js';
 import type { AgentServer } from './agent-tokens.js';

@@ -5,7 +5,7 @@
  */
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { errorMessage, UnauthorizedError } from '../../core/errors.js';
+import { UnauthorizedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { AlertEngine, AlertType, Reading } from '../alerts/index.js';
@@ -50,7 +50,7 @@ export class AgentService {
       });
     } catch (err) {
       // Without the channel a rotated token stays valid on other workers until its cache entry expires (1 min).
-      this.d.log.warn({ err: String(err) }, 'agent token invalidation channel unavailable');
+      this.d.log.warn({ err }, 'agent token invalidation channel unavailable');
     }
   }
 
@@ -77,7 +77,7 @@ export class AgentService {
       this.cacheError(err);
     }
     const written = this.writer.record(server, new Date(now).toISOString(), server.status !== 'online' || active?.has('offline') === true);
-    if (written) await written;
+    if (written !== undefined) await written;
     const crossed = active ? this.d.engine.evaluate(server, reading, active, now) : undefined;
     if (crossed) await crossed;
   }
@@ -119,7 +119,7 @@ export class AgentService {
     try {
       await this.d.cache.publish(TOKENS_CHANNEL, JSON.stringify({ server_id: serverId }));
     } catch (err) {
-      this.d.log.warn({ err: String(err), serverId }, 'could not announce an agent token rotation to other workers');
+      this.d.log.warn({ err, serverId }, 'could not announce an agent token rotation to other workers');
     }
   }
 
@@ -127,6 +127,6 @@ export class AgentService {
     const now = Date.now();
     if (now - this.lastCacheErrorAt < 30_000) return;
     this.lastCacheErrorAt = now;
-    this.d.log.warn({ err: errorMessage(err) }, 'cache unavailable; heartbeat recorded without alert checks');
+    this.d.log.warn({ err }, 'cache unavailable; heartbeat recorded without alert checks');
   }
 }

@@ -3,7 +3,6 @@
  * of one UPDATE per request. A change of status (first heartbeat, back from offline) is written
  * at once, so `status` is never stale; only the time of an already-online server may lag ≤ 1 s.
  */
-import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AgentServer } from './agent-tokens.js';
 import type { AgentRepository } from './agent.repository.js';
@@ -84,6 +83,6 @@ export class HeartbeatWriter {
     const now = Date.now();
     if (now - this.lastErrorLogAt < 30_000) return;
     this.lastErrorLogAt = now;
-    this.d.log.warn({ err: errorMessage(err) }, 'could not write heartbeat times; retrying');
+    this.d.log.warn({ err }, 'could not write heartbeat times; retrying');
   }
 }

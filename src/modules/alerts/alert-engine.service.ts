@@ -3,7 +3,6 @@
  * the cache, a row in the alert log per transition, then a socket message and a bot notification.
  * Notifications are fire-and-forget: a slow or failing bot never delays or undoes an alert.
  */
-import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AlertRow } from '../../db/types.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
@@ -175,7 +174,7 @@ export class AlertEngine {
     try {
       done = await this.d.store.withLock(server.id, type, change);
     } catch (err) {
-      this.d.log.warn({ serverId: server.id, type, err: errorMessage(err) }, 'alert transition failed');
+      this.d.log.warn({ serverId: server.id, type, err }, 'alert transition failed');
       return false;
     }
     if (!done) return false;

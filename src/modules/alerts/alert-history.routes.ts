@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type AlertHistoryService } from './alert-history.service.js';
+import type { AlertHistoryService } from './alert-history.service.js';
 import { HistoryPage, HistoryQuery, Stats, StatsQuery, ValidationError } from './alert-history.schemas.js';
 
 export const alertHistoryRoutes: FastifyPluginAsyncTypebox<{ history: AlertHistoryService }> = async (app, { history }) => {

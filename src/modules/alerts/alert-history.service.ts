@@ -43,7 +43,7 @@ export class AlertHistoryService {
       this.d.repo.typeCounts(first, today),
       this.d.repo.topServers(first, today, 5),
       this.d.store.count().catch((err: unknown) => {
-        this.d.log.warn({ err: String(err) }, 'active alert count unavailable (cache)');
+        this.d.log.warn({ err }, 'active alert count unavailable (cache)');
         return 0;
       }),
     ]);

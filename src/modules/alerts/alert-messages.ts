@@ -3,7 +3,6 @@ import type { NotificationKind } from '../../platform/notifications/notification
 
 export const METRIC_TYPES = ['cpu', 'mem', 'disk'] as const;
 export const ALERT_TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'] as const;
-export type MetricType = (typeof METRIC_TYPES)[number];
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 /** Agent clocks may differ from ours by this much before `time_drift` opens. */

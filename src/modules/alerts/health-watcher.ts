@@ -57,7 +57,7 @@ export class HealthWatcher {
   constructor(private readonly d: HealthWatcherDeps) {}
 
   start(intervalMs = HEALTH_INTERVAL_MS): void {
-    this.loop ??= every(intervalMs, () => this.check(), (err) => this.d.log.warn({ err: String(err) }, 'health check failed'));
+    this.loop ??= every(intervalMs, () => this.check(), (err) => this.d.log.warn({ err }, 'health check failed'));
   }
 
   async stop(): Promise<void> {
@@ -78,7 +78,7 @@ export class HealthWatcher {
     }
     if (changes.some((c) => c.component === 'cache' && c.up)) {
       await this.d.onCacheRestored?.().catch((err: unknown) =>
-        this.d.log.warn({ err: String(err) }, 'could not rebuild the active alert set after the cache came back'),
+        this.d.log.warn({ err }, 'could not rebuild the active alert set after the cache came back'),
       );
     }
     return changes;

@@ -10,7 +10,6 @@
  * The same grace applies after start-up, when the service itself may have been down.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
-import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { every, type Periodic } from '../../core/periodic.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
@@ -49,7 +48,7 @@ export class OfflineDetector {
 
   start(intervalMs = DETECTOR_INTERVAL_MS): void {
     this.loop ??= every(intervalMs, () => this.tick(), (err) =>
-      this.d.log.warn({ err: errorMessage(err) }, 'offline check failed'),
+      this.d.log.warn({ err }, 'offline check failed'),
     );
   }
 

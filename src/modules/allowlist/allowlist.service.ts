@@ -6,7 +6,7 @@
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, errorMessage, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { every, type Periodic } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
@@ -52,7 +52,7 @@ export class AllowlistService {
     this.unwatch = this.d.settings.onChange((key) => {
       if (key !== K.subscription && key !== K.manual) return;
       this.serial(() => this.recompute()).catch((err: unknown) =>
-        this.d.log.warn({ err: errorMessage(err) }, 'could not update login_allowed_ips'),
+        this.d.log.warn({ err }, 'could not update login_allowed_ips'),
       );
     });
   }
@@ -179,7 +179,7 @@ export class AllowlistService {
         this.d.log.info({ hosts: hosts.length }, 'login allowlist subscription refreshed');
         return true;
       } catch (err) {
-        this.d.log.warn({ err: errorMessage(err) }, 'login allowlist subscription refresh failed; keeping the previous list');
+        this.d.log.warn({ err }, 'login allowlist subscription refresh failed; keeping the previous list');
         return false;
       }
     });
@@ -199,7 +199,7 @@ export class AllowlistService {
       if (!token) return false;
       return await this.refreshSubscription();
     } catch (err) {
-      this.d.log.warn({ err: errorMessage(err) }, 'scheduled allowlist refresh skipped');
+      this.d.log.warn({ err }, 'scheduled allowlist refresh skipped');
       return false;
     }
   }

@@ -57,7 +57,7 @@ function ssHost(rest: string): string {
   if (main.includes('@')) return authorityHost(rest); // SIP002: base64(method:pass)@host:port
   // Legacy: the whole `method:pass@host:port` is base64.
   const decoded = decodeBase64Loose(main.replace(/\/+$/, ''));
-  if (!decoded || !decoded.includes('@')) return '';
+  if (!decoded?.includes('@')) return '';
   return hostOfHostPort(decoded.slice(decoded.lastIndexOf('@') + 1).split(/[/?]/)[0]);
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type AuthService } from './auth.service.js';
+import type { AuthService } from './auth.service.js';
 import type { RefreshSessions } from './refresh-sessions.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';

@@ -92,7 +92,7 @@ export class LoginGuard {
     try {
       addrs = await this.resolve(host);
     } catch (err) {
-      this.log.warn({ host, err: String(err) }, 'allowlist host name did not resolve');
+      this.log.warn({ host, err }, 'allowlist host name did not resolve');
     }
     this.hostCache.set(host, { at: Date.now(), addrs });
     return addrs;
@@ -134,7 +134,7 @@ export class LoginGuard {
         else if (failures + inFlight > LOCKOUT_LIMIT) busy = true;
       }
     } catch (err) {
-      this.log.warn({ err: String(err) }, 'lockout check skipped: cache unavailable');
+      this.log.warn({ err }, 'lockout check skipped: cache unavailable');
       await this.decrement(held);
       return UNCOUNTED;
     }
@@ -170,7 +170,7 @@ export class LoginGuard {
     try {
       for (const c of counters) await this.cache.incr(c.fail, LOCKOUT_WINDOW_S);
     } catch (err) {
-      this.log.warn({ err: String(err) }, 'could not record a failed attempt: cache unavailable');
+      this.log.warn({ err }, 'could not record a failed attempt: cache unavailable');
     }
   }
 
@@ -193,7 +193,7 @@ export class LoginGuard {
         await this.cache.decr(key);
       } catch (err) {
         // The slot then stays taken until HELD_TTL_S of quiet: a lost release errs on the strict side.
-        this.log.warn({ err: String(err) }, 'could not release a login attempt slot: cache unavailable');
+        this.log.warn({ err }, 'could not release a login attempt slot: cache unavailable');
       }
     }
   }

@@ -4,7 +4,7 @@
  * service or its database is down). Its credentials come from the env file this module writes.
  */
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, errorMessage } from '../../core/errors.js';
+import { BadRequestError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
@@ -58,7 +58,7 @@ export class PatrolService {
       await this.d.envFile.write(token, chatId);
     } catch (err) {
       synced = false;
-      this.d.log.warn({ err: errorMessage(err) }, 'could not write patrol env file');
+      this.d.log.warn({ err }, 'could not write patrol env file');
     }
     const env = await this.d.envFile.status(token, chatId);
     await this.d.audit.record(actor, 'sync_patrol_messenger', { type: 'patrol', detail: `synced=${synced}` });

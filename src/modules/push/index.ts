@@ -56,8 +56,8 @@ export function createPushModule(d: PushModuleDeps) {
     routes: [mount('/api/sync', pushRoutes, { push })],
     onBoot: leases.onBoot,
     background: {
-      start() {
-        leases.background.start();
+      async start() {
+        await leases.background.start();
         pruning = every(JOURNAL_PRUNE_MS, () => journal.prune(), (err) => d.log.warn({ err }, 'push journal prune failed'));
       },
       async stop() {

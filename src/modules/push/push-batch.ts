@@ -4,7 +4,7 @@
  * soon as it is known, so the stored batch is always the truth, even after a crash.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
-import { errorMessage, isClientSafe } from '../../core/errors.js';
+import { isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
@@ -61,7 +61,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     try {
       return (await d.cache.get(`${CANCEL_KEY_PREFIX}${p.batchId}`)) !== null;
     } catch (err) {
-      d.log.warn({ batchId: p.batchId, err: errorMessage(err) }, 'cancel flag unreadable');
+      d.log.warn({ batchId: p.batchId, err }, 'cancel flag unreadable');
       return false;
     }
   };
@@ -108,7 +108,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     } catch (err) {
       // targetFromRow: missing credentials (400) or an unreadable secret; both messages are safe.
       const safe = isClientSafe(err);
-      if (!safe) d.log.warn({ batchId: p.batchId, serverId: row.id, err: String(err) }, 'push could not start');
+      if (!safe) d.log.warn({ batchId: p.batchId, serverId: row.id, err }, 'push could not start');
       outcome = { ok: false, error: safe ? err.message : 'The push could not be started', files: 0, bytes: 0, durationMs: 0 };
     } finally {
       // The outcome below reports the final figures; a progress message after it would be stale.

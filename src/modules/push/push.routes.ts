@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type PushService } from './push.service.js';
+import type { PushService } from './push.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import {
   BatchAccepted, BatchEventsQuery, BatchEventsView, BatchListQuery, BatchSummaryPage, BatchSummaryQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,

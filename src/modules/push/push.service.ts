@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, ConflictError, errorMessage, InternalError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, ConflictError, InternalError, NotFoundError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import type { PushBatchRow, PushResultRow, ServerRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -118,7 +118,7 @@ export class PushService {
     })
       .then(() => undefined)
       .catch((err) => {
-        this.d.log.error({ batchId, err: errorMessage(err) }, 'push batch crashed');
+        this.d.log.error({ batchId, err }, 'push batch crashed');
       })
       .finally(() => this.running.delete(batchId));
     this.running.set(batchId, { done, abort });
@@ -151,7 +151,7 @@ export class PushService {
     try {
       await this.d.cache.set(`${CANCEL_KEY_PREFIX}${batchId}`, '1', CANCEL_TTL_SECONDS);
     } catch (err) {
-      this.d.log.error({ batchId, err: errorMessage(err) }, 'cancel flag not stored');
+      this.d.log.error({ batchId, err }, 'cancel flag not stored');
       throw new InternalError('The cancel flag could not be stored');
     }
     await this.d.audit.record(actor, 'sync_cancel', { type: 'batch', id: batchId });

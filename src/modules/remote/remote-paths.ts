@@ -23,8 +23,8 @@ export function hasDotDotComponent(p: string): boolean {
 
 /** The directory a remote operation works in: the body's, else the server's own, else `/tmp/sync`. */
 export function effectiveTargetDir(bodyTarget: string | null | undefined, serverTarget: string | null): string {
-  if (bodyTarget && bodyTarget.trim()) return bodyTarget;
-  if (serverTarget && serverTarget.trim()) return serverTarget;
+  if (bodyTarget?.trim()) return bodyTarget;
+  if (serverTarget?.trim()) return serverTarget;
   return DEFAULT_TARGET_DIR;
 }
 

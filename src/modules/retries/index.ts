@@ -55,8 +55,8 @@ export function createRetriesModule(d: RetriesModuleDeps) {
       },
     },
     background: {
-      start() {
-        leases.background.start();
+      async start() {
+        await leases.background.start();
         stopSweep = retries.startWorker(SWEEP_INTERVAL_MS);
       },
       async stop() {

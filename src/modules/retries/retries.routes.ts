@@ -1,7 +1,7 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type RetriesService } from './retries.service.js';
+import type { RetriesService } from './retries.service.js';
 import { RetryJobView, RetryListQuery } from './retries.schemas.js';
 
 /** Retry jobs: list, reset to pending, delete (prefix /api/retries). */

@@ -6,7 +6,7 @@
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { errorMessage, isClientSafe, NotFoundError } from '../../core/errors.js';
+import { isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { every } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
@@ -165,7 +165,7 @@ export class RetriesService {
   /** The background worker: a due-job sweep every `intervalMs`, never two at once in this process. */
   startWorker(intervalMs = 5000): () => Promise<void> {
     const loop = every(intervalMs, () => this.runDueRetries(), (err) =>
-      this.d.log.warn({ err: errorMessage(err) }, 'retry sweep failed'),
+      this.d.log.warn({ err }, 'retry sweep failed'),
     );
     return async () => {
       // Abort first: the sweep in progress stops its rsyncs instead of finishing them.
@@ -231,7 +231,7 @@ export class RetriesService {
       // Domain errors (source gone, credentials missing) are client-safe; anything else is logged.
       if (isClientSafe(err)) error = err.message.slice(0, 600);
       else {
-        this.d.log.warn({ retryJobId: job.id, err: errorMessage(err) }, 'retry job crashed');
+        this.d.log.warn({ retryJobId: job.id, err }, 'retry job crashed');
         error = 'The retry failed unexpectedly';
       }
     }

@@ -57,7 +57,7 @@ export class Scheduler {
           this.running.add(p);
         }
       },
-      (err) => this.d.log.warn({ err: errorMessage(err) }, 'scheduler tick failed'),
+      (err) => this.d.log.warn({ err }, 'scheduler tick failed'),
     );
     return async () => {
       await loop.stop();

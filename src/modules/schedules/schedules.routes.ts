@@ -1,7 +1,7 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type SchedulesService } from './schedules.service.js';
+import type { SchedulesService } from './schedules.service.js';
 import { CreateScheduleBody, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
 
 /** Push and script schedules, prefix /api/schedules. */

@@ -1,7 +1,7 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type ScriptsService } from './scripts.service.js';
+import type { ScriptsService } from './scripts.service.js';
 import {
   CreateScriptBody, RunScriptBody, ScriptRunView, ScriptView, UpdateScriptBody,
 } from './scripts.schemas.js';

@@ -163,7 +163,7 @@ export class ScriptsService {
       result = { ...base, exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, duration_ms: Math.round(r.durationMs), error };
     } catch (err) {
       const safe = isClientSafe(err);
-      if (!safe) this.d.log.warn({ runId, serverId, err: String(err) }, 'script run failed unexpectedly');
+      if (!safe) this.d.log.warn({ runId, serverId, err }, 'script run failed unexpectedly');
       result = {
         ...base,
         duration_ms: Math.round(performance.now() - started),

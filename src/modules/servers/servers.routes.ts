@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type ServersService } from './servers.service.js';
+import type { ServersService } from './servers.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { CreateServerBody, IdParams, ServerView, TestResult, UpdateServerBody } from './servers.schemas.js';
 

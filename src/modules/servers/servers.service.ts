@@ -11,7 +11,7 @@ import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
-import { BadRequestError, errorMessage, ForbiddenError, isClientSafe, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, ForbiddenError, isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { AdminRow, ServerRow } from '../../db/types.js';
@@ -219,7 +219,7 @@ export class ServersService {
   private describe(err: unknown, id: number): string {
     // Domain and SSH errors are written to be client-facing and secret-free.
     if (isClientSafe(err)) return err.message;
-    this.d.log.warn({ serverId: id, err: errorMessage(err) }, 'server test failed');
+    this.d.log.warn({ serverId: id, err }, 'server test failed');
     return 'SSH test failed with an unexpected error';
   }
 

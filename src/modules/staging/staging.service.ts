@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundError } from '../../core/errors.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { walkFiles } from './source-walk.js';
+import { walkFiles, type WalkResult } from './source-walk.js';
 import type { StatWorker } from '../../adapters/fs/stat-worker.js';
 import { resolvePath, type StagingPaths } from './staging-paths.js';
 import { isSameOrUnder } from '../../core/paths.js';
@@ -121,7 +121,7 @@ export class StagingService {
     const file = await this.paths.resolveInsideStaging(input);
     // stat before open: opening a FIFO for reading would block until a writer appears.
     const st = await fs.promises.stat(file).catch(() => null);
-    if (!st || !st.isFile()) throw new NotFoundError('Not a regular file');
+    if (!st?.isFile()) throw new NotFoundError('Not a regular file');
     if (st.size > PREVIEW_MAX_BYTES) {
       throw new BadRequestError(`File is too large to preview (${st.size} > ${PREVIEW_MAX_BYTES} bytes)`);
     }
@@ -163,7 +163,7 @@ export class StagingService {
     });
     if (!st) throw new NotFoundError('Path does not exist');
     if (!st.isDirectory()) throw new BadRequestError('Path is not a directory');
-    let walk;
+    let walk: WalkResult;
     try {
       walk = await walkFiles(resolved, SOURCE_SCAN_LIMIT, this.statWorker);
     } catch (err) {

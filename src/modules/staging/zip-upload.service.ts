@@ -56,7 +56,7 @@ export class ZipUploadService {
     } catch (err) {
       throw asUploadError(err);
     }
-    if (!file || file.fieldname !== 'file') {
+    if (file?.fieldname !== 'file') {
       file?.stream.resume();
       throw new BadRequestError('No file given (expected a multipart field named "file")');
     }

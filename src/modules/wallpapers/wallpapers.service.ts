@@ -11,7 +11,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SafeFetcher } from '../../adapters/http/safe-fetch.js';
-import { BadGatewayError, errorMessage } from '../../core/errors.js';
+import { BadGatewayError } from '../../core/errors.js';
 import { imageTypeOf, type ImageType } from '../../core/image-type.js';
 import type { Actor } from '../../core/actor.js';
 import type { Logger } from '../../core/logger.js';
@@ -82,7 +82,7 @@ export class WallpaperService {
       return { urls: r.urls, count: r.count };
     } catch (err) {
       this.lastFailedFill = Date.now();
-      this.o.log.warn({ err: errorMessage(err) }, 'wallpaper cache fill failed');
+      this.o.log.warn({ err }, 'wallpaper cache fill failed');
       const after = await this.list();
       return { urls: after, count: after.length };
     }
@@ -187,7 +187,7 @@ export class WallpaperService {
         await fs.rename(tmp, target);
         downloaded++;
       } catch (err) {
-        this.o.log.warn({ file: name, err: errorMessage(err) }, 'wallpaper download failed');
+        this.o.log.warn({ file: name, err }, 'wallpaper download failed');
       }
     }
     const urls = await this.list();

@@ -3,7 +3,6 @@
  * write is logged (without the detail, which may name paths) and swallowed.
  */
 import type { Actor } from '../../core/actor.js';
-import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso, parseDateBound } from '../../core/time.js';
 import type { AuditRepository } from './audit.repository.js';
@@ -33,7 +32,7 @@ export class AuditService {
         created_at: nowIso(),
       });
     } catch (err) {
-      this.log.error({ action, err: errorMessage(err) }, 'audit write failed');
+      this.log.error({ action, err }, 'audit write failed');
     }
   }
 

@@ -53,7 +53,7 @@ export class EventBus {
     try {
       await this.cache.publish(EVENTS_CHANNEL, JSON.stringify(event));
     } catch (err) {
-      this.log.warn({ err: String(err), type: event.type }, 'cache publish failed; delivering locally only');
+      this.log.warn({ err, type: event.type }, 'cache publish failed; delivering locally only');
       this.deliver(event);
     }
   }
@@ -69,7 +69,7 @@ export class EventBus {
       try {
         l(event);
       } catch (err) {
-        this.log.warn({ err: String(err) }, 'live event listener failed');
+        this.log.warn({ err }, 'live event listener failed');
       }
     }
   }

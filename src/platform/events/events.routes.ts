@@ -59,7 +59,7 @@ export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app,
           if (!(await authenticate(token))) refuse();
         } catch (err) {
           // The database cannot answer now; the next change or re-check tries again.
-          req.log.warn({ err: String(err) }, 'live socket token re-check failed');
+          req.log.warn({ err }, 'live socket token re-check failed');
         }
       };
       cleanups.push(

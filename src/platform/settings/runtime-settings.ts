@@ -154,7 +154,7 @@ export class RuntimeSettings {
       await this.cache.publish(SETTINGS_CHANNEL, JSON.stringify({ key, origin: this.origin }));
     } catch (err) {
       // The local change stands; other workers catch up on their next reload.
-      this.log.warn({ err: String(err), key }, 'could not broadcast setting change');
+      this.log.warn({ err, key }, 'could not broadcast setting change');
     }
   }
 
@@ -164,7 +164,7 @@ export class RuntimeSettings {
       if (origin === this.origin || typeof key !== 'string') return;
       await this.reread(key);
     } catch (err) {
-      this.log.warn({ err: String(err) }, 'could not apply a setting change from another worker');
+      this.log.warn({ err }, 'could not apply a setting change from another worker');
     }
   }
 
@@ -179,7 +179,7 @@ export class RuntimeSettings {
       }
     } catch (err) {
       // The copy in memory stands until the next try.
-      this.log.warn({ err: String(err), key }, 'could not re-read a setting');
+      this.log.warn({ err, key }, 'could not re-read a setting');
     } finally {
       this.readAt.set(key, Date.now());
     }

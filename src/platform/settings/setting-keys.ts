@@ -87,7 +87,3 @@ export const PATROL_ENV_KEYS = new Set<string>(['messenger_bot_token', 'messenge
 export function isImmutable(key: string): boolean {
   return (IMMUTABLE_KEYS as readonly string[]).includes(key);
 }
-
-export function isKnownKey(key: string): boolean {
-  return MUTABLE_KEYS.has(key) || isImmutable(key);
-}

@@ -6,7 +6,7 @@
 import type { Actor } from '../../core/actor.js';
 import { generateApiKey } from '../../core/crypto.js';
 import type { AdminRow } from '../../db/types.js';
-import { BadRequestError, errorMessage, ForbiddenError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { redactUrl } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -151,7 +151,7 @@ export class SettingsService {
       await this.d.syncPatrolEnv(token, chatId);
     } catch (err) {
       // Rule 7: the setting is saved either way; only the mirror for the host script failed.
-      this.d.log.warn({ err: errorMessage(err) }, 'could not sync patrol env file');
+      this.d.log.warn({ err }, 'could not sync patrol env file');
     }
   }
 }

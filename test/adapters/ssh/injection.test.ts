@@ -52,6 +52,7 @@ describe('remote paths through shellQuote', () => {
   });
 
   it('argv elements with quotes, globs and variables arrive byte for byte', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-expansion payload, on purpose
     const words = ["it's", '*', '$HOME', '${PATH}', '~', 'a\\b', '', ' lead', 'ünï ☃'];
     const r = await pool.exec(t, ['printf', '%s\\n', ...words]);
     expect(r.stdout).toBe(words.map((w) => `${w}\n`).join(''));

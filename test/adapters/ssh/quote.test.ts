@@ -22,6 +22,7 @@ describe('shellQuote', () => {
     '-rf',
     '--',
     'a\\b\\\\c',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-expansion payload, on purpose
     '"double" $HOME ${PATH} !bang *.glob ~tilde',
     'tab\there|pipe&amp;semicolon;<in>out',
     'ünïcödé ☃',

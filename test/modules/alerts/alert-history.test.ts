@@ -24,7 +24,10 @@ interface Seed {
 /** Deterministic pseudo-random rows over ten days, including day-edge instants. */
 function seedRows(serverIds: number[]): Seed[] {
   let x = 42;
-  const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x / 2 ** 31;
+  };
   const rows: Seed[] = [];
   const start = NOW - 10 * 86_400_000;
   for (let i = 0; i < 400; i++) {

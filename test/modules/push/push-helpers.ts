@@ -105,7 +105,13 @@ export function recordEvents(t: TestApp): EventLog {
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching live event')), ms);
-        waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+        waiters.push({
+          pred,
+          resolve: (e) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        });
       });
     },
     stop: () => void stop(),
