@@ -1,5 +1,6 @@
 /**
- * Opens and recovers alerts (CONTRACT §7): thresholds from the live settings, the active set in
+ * Opens and recovers alerts (a reading at or above its threshold opens one, below it recovers):
+ * thresholds from the live settings, the active set in
  * the cache, a row in the alert log per transition, then a socket message and a bot notification.
  * Notifications are fire-and-forget: a slow or failing bot never delays or undoes an alert.
  */

@@ -1,4 +1,7 @@
-/** Alert history (spec §H): filters, the pagination rules and the dashboard statistics. */
+/**
+ * Alert history: filters (date filters are whole Asia/Shanghai days), the pagination rules
+ * (page/per_page or limit/offset, pages at least 1) and the dashboard statistics.
+ */
 import type { Logger } from '../../core/logger.js';
 import { parseDateBound, shanghaiDay } from '../../core/time.js';
 import type { AlertRow } from '../../db/types.js';

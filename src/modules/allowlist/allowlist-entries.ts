@@ -1,5 +1,5 @@
 /**
- * Allowlist entries (spec §D): an IPv4 address with an optional `/bits`, or a domain name whose
+ * Allowlist entries: an IPv4 address with an optional `/bits`, or a domain name whose
  * top-level label is alphabetic. Lists are stored comma-joined in settings.
  */
 import ipaddr from 'ipaddr.js';

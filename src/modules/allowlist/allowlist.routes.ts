@@ -1,4 +1,4 @@
-/** `/api/settings/ip-allowlist...`: the login IP allowlist (spec §D). */
+/** `/api/settings/ip-allowlist...`: the login IP allowlist (manual entries, a subscription, a toggle). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UnprocessableError } from '../../core/errors.js';
 import { ErrorResponse } from '../../http/schemas.js';

@@ -1,7 +1,7 @@
 /**
- * The login IP allowlist (spec §D, CONTRACT §8). State lives in settings, so every change goes
+ * The login IP allowlist. State lives in settings, so every change goes
  * through `RuntimeSettings.set` and reaches the other workers. The login guard reads the
- * subscription and manual entries themselves (spec: their union); `login_allowed_ips` is that
+ * subscription and manual entries themselves (a login passes on their union); `login_allowed_ips` is that
  * union kept for display, recomputed whenever either list changes, by whatever route.
  */
 import type { Cache } from '../../adapters/cache/cache.js';

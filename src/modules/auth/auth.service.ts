@@ -1,4 +1,7 @@
-/** Login, refresh, the current admin, password change and TOTP (CONTRACT §2). */
+/**
+ * Login (allowlist 403, lockout 429, credentials, TOTP, in that order), refresh with rotation,
+ * the current admin, password change and TOTP (RFC 6238, 30 s, 6 digits, ±1 step, each code once).
+ */
 import crypto from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import type { Actor } from '../../core/actor.js';

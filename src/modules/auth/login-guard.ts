@@ -53,7 +53,7 @@ export class LoginGuard {
     if (!this.allowlistEnabled()) return true;
     const caller = normalizeIp(ip);
     if (!caller) return false;
-    // The spec's rule: the union of subscription and manual entries, read at the source so a
+    // The union of subscription and manual entries, read at the source so a
     // direct write of either list applies to the very next login.
     const entries = new Set(
       [this.settings.get('login_subscription_ips'), this.settings.get('login_manual_ips')]

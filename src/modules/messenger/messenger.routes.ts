@@ -1,4 +1,4 @@
-/** `/api/settings/messenger/...`: the bot channel endpoints (spec §C), default and offline bot. */
+/** `/api/settings/messenger/...`: the bot channel endpoints, default and offline bot. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorResponse } from '../../http/schemas.js';
 import type { BotKind } from '../../platform/notifications/bot-credentials.js';

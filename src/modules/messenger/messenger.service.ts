@@ -1,5 +1,5 @@
 /**
- * The bot channel endpoints of spec §C: a test message, the token reveals and chat discovery,
+ * The bot channel endpoints: a test message, the token reveals and chat discovery,
  * each for the default bot and the offline bot. Bot API refusals and transport failures are
  * 502 `Messenger API: <description>`.
  */

@@ -1,5 +1,5 @@
 /**
- * Password presets (spec §F): named login credentials servers can share. The password is
+ * Password presets: named login credentials servers can share. The password is
  * encrypted with the container cipher and leaves the service only through `reveal`, which
  * re-checks the caller's own password.
  */
@@ -20,7 +20,7 @@ export interface PresetsDeps {
   requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
-/** Blank or absent user names mean `root` (spec §F, CONTRACT §8). */
+/** Blank or absent user names mean `root`, for password and SSH key presets alike. */
 export function presetUsername(value: string | null | undefined): string {
   const v = (value ?? '').trim();
   return v === '' ? 'root' : v;

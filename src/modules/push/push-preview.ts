@@ -1,4 +1,4 @@
-/** Turning a dry run's `--stats --itemize-changes` output into the preview answer (CONTRACT §4). */
+/** Turning a dry run's `--stats --itemize-changes` output into the preview answer (counts, and up to 200 itemized lines). */
 import type { RsyncStats } from '../../adapters/rsync/index.js';
 import type { ServerRow } from '../../db/types.js';
 import type { PreviewView, SyncMode } from './push.schemas.js';

@@ -1,5 +1,5 @@
 /**
- * Remote directory listing (spec §A browse). Names may hold spaces, newlines, quotes or a leading
+ * Remote directory listing (10 s). Names may hold spaces, newlines, quotes or a leading
  * dash, so `ls` columns are never split on whitespace: the remote side prints NUL-separated
  * fields (GNU `find -printf`; a `stat -c` loop where find lacks -printf, e.g. BusyBox), and the
  * `ls -l`-style columns are rebuilt here.

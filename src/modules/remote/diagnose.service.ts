@@ -1,5 +1,5 @@
 /**
- * Push-failure diagnosis (spec §A diagnose): four checks in order, each its own command with a
+ * Push-failure diagnosis: four checks in order (SSH, disk space, the directory, a write test), each its own command with a
  * 10 s limit, so a hung step names itself instead of swallowing the others.
  */
 import crypto from 'node:crypto';

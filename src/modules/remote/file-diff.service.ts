@@ -1,5 +1,5 @@
 /**
- * Staging file against its pushed copy (spec §A file-diff): a unified diff from the remote
+ * Staging file against its pushed copy: a unified diff from the remote
  * version to the local one, both sides capped at 102,400 characters.
  */
 import fs from 'node:fs';
@@ -32,7 +32,7 @@ interface Side {
 
 /**
  * Caps decoded text (undecodable bytes are already U+FFFD) at the limit, counted in characters
- * (code points, as the spec counts them: a surrogate pair is one). `cutShort` says the bytes read
+ * (code points: a surrogate pair is one character). `cutShort` says the bytes read
  * were already fewer than the whole file.
  */
 function capText(decoded: string, size: number, cutShort: boolean): Side {

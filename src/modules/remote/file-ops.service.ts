@@ -1,5 +1,5 @@
 /**
- * Remote delete / rename / mkdir (spec §A file-ops). Every path goes to the remote shell as a
+ * Remote delete / rename / mkdir (30 s each). Every path goes to the remote shell as a
  * quoted argv element after `--`, so no name can become an option or a command.
  */
 import type { Actor } from '../../core/actor.js';

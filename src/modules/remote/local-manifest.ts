@@ -70,7 +70,7 @@ async function hashFile(file: string): Promise<string | null> {
 
 /**
  * SHA-256 of each listed file, `concurrency` reads in flight. Files that cannot be read (or are
- * no longer regular files) are left out, as the spec asks.
+ * no longer regular files) are left out rather than failing the verification.
  */
 export async function hashFiles(root: string, rels: readonly string[], concurrency = 8): Promise<Map<string, string>> {
   const hashes: Array<string | null> = new Array(rels.length).fill(null);

@@ -1,5 +1,5 @@
 /**
- * The one place that decides how an SSH failure surfaces per endpoint (spec §A):
+ * The one place that decides how an SSH failure surfaces per endpoint:
  *
  * | endpoint  | connection failure             | command failure / timeout          |
  * |-----------|--------------------------------|------------------------------------|

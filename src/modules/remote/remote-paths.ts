@@ -11,7 +11,7 @@ export function assertNoNul(value: string, field: string): void {
   if (value.includes('\0')) throw new BadRequestError(`${field} contains a NUL byte`);
 }
 
-/** Spec file-ops rule: trailing slashes are stripped, and a path that becomes empty is `/`. */
+/** Trailing slashes are stripped (file-ops), and a path that becomes empty is `/`. */
 export function stripTrailingSlash(p: string): string {
   return p.replace(/\/+$/, '') || '/';
 }

@@ -1,5 +1,5 @@
 /**
- * Remote operations over SSH (spec §A): browse, file-ops, diagnose, file-diff, upload, verify.
+ * Remote operations over SSH: browse, file-ops, diagnose, file-diff, upload, verify.
  * Registered under /api/sync, a prefix other sync plugins share.
  */
 import multipart from '@fastify/multipart';
@@ -65,7 +65,7 @@ export const remoteRoutes: FastifyPluginAsyncTypebox<RemoteRoutesOptions> = asyn
   // The multipart parser lives in its own scope: no other route of the app accepts multipart.
   await app.register(async (scope) => {
     await scope.register(multipart, {
-      // Keep the client's name whole: the spec turns `/` and `\` into `_` rather than dropping the directories.
+      // Keep the client's name whole: `/` and `\` become `_` rather than dropping the directories.
       preservePath: true,
       limits: { fileSize: o.uploadMaxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 40 },
     });

@@ -6,7 +6,7 @@ const PathString = (opts: { minLength?: number } = {}) => Type.String({ maxLengt
 
 // ---- browse ----
 export const BrowseBody = Type.Object({
-  // Optional on purpose: the spec answers a missing or zero server_id with 400, not a schema 422.
+  // Optional on purpose: a missing or zero server_id is a 400 (as for upload), not a schema 422.
   server_id: Type.Optional(Nullable(Type.Integer())),
   path: Type.Optional(PathString()),
 });
@@ -32,7 +32,7 @@ export type BrowseResponse = Static<typeof BrowseResponse>;
 // ---- file-ops ----
 export const FileOpsBody = Type.Object({
   server_id: Type.Integer(),
-  // A plain string: an unknown operation is the spec's 400, not a schema 422.
+  // A plain string: an unknown operation is a 400 naming it, not a schema 422.
   operation: Type.String({ maxLength: 32 }),
   path: PathString(),
   new_path: Type.Optional(Nullable(PathString())),

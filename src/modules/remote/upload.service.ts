@@ -1,5 +1,5 @@
 /**
- * Single-file upload to a server over SFTP (spec §A upload). When `server_id` arrives before the
+ * Single-file upload to a server over SFTP. When `server_id` arrives before the
  * file part (the usual order: fields first) the file is piped straight into the SFTP write
  * stream: never held whole in memory nor written to local disk, and backpressure from the SSH
  * channel window paces the client.
@@ -34,7 +34,7 @@ interface Received {
   target: SshTarget;
 }
 
-/** A name with a `..` component is refused (spec), then `/` and `\` become `_`; `''` and `.` are refused. */
+/** A name with a `..` component is refused, then `/` and `\` become `_`; `''` and `.` are refused. */
 export function sanitizeFileName(raw: string): string {
   if (raw.split(/[/\\]/).includes('..')) throw new BadRequestError('The file name must not contain a ".." component');
   const name = raw.replace(/[/\\]/g, '_');

@@ -1,5 +1,5 @@
 /**
- * Post-push verification (spec §A verify): SHA-256 of every staged file against the copy on each
+ * Post-push verification: SHA-256 of every staged file against the copy on each
  * server. The remote side is ONE `sha256sum` run per server, fed a NUL-separated file list on
  * stdin through `xargs -0`, so neither argument-length limits nor odd names (spaces, newlines,
  * leading dashes) matter. The remote runs start as soon as the file list is known and overlap
@@ -64,7 +64,7 @@ export class VerifyService {
   async verify(actor: Actor, body: VerifyBody): Promise<VerifyResponse> {
     assertNoNul(body.source_path, 'source_path');
     if (body.target_path) assertNoNul(body.target_path, 'target_path');
-    // Beyond the spec: only staging may be hashed (403), as for every other local path the service reads.
+    // Only staging may be hashed (403), as for every other local path the service reads.
     const root = await this.d.staging.resolveStagingDir(body.source_path, 'source_path');
     const rels = await listFiles(root, body.max_files ?? 10_000).catch(() => {
       throw new BadRequestError('source_path cannot be read');

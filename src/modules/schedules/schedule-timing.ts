@@ -1,6 +1,6 @@
 /**
  * When a schedule runs. Cron expressions (five fields) are matched with croner on Asia/Shanghai
- * wall-clock time (spec "Push schedule"); `fire_at` is an instant. A schedule owes a run for a
+ * wall-clock time (the operators schedule in Shanghai days); `fire_at` is an instant. A schedule owes a run for a
  * "slot" (the match or fire time); claiming that slot in the database makes each run happen once.
  */
 import { Cron } from 'croner';

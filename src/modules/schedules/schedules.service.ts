@@ -1,5 +1,5 @@
 /**
- * Push and script schedules (spec §E, CONTRACT §6): CRUD with the whole schedule re-validated
+ * Push and script schedules: CRUD with the whole schedule re-validated
  * after every change, and the scheduler that fires due ones (see scheduler.ts).
  */
 import type { Actor } from '../../core/actor.js';

@@ -6,7 +6,7 @@ import {
   CreateScriptBody, RunScriptBody, ScriptRunView, ScriptView, UpdateScriptBody,
 } from './scripts.schemas.js';
 
-/** Stored scripts and running scripts on servers (CONTRACT §5), prefix /api/scripts. */
+/** Stored scripts and running scripts on servers, prefix /api/scripts. */
 export const scriptsRoutes: FastifyPluginAsyncTypebox<{ scripts: ScriptsService }> = async (app, { scripts }) => {
   const tags = ['scripts'];
 

@@ -1,5 +1,6 @@
 /**
- * Stored scripts and running a script on many servers over the shared SSH pool (CONTRACT §5).
+ * Stored scripts and running a script on many servers over the shared SSH pool (each server's
+ * exit code and the last 64 KiB of stdout and stderr; progress and completion on the live socket).
  * A run answers with every server's exit code and output tails; one server's failure is its
  * own result, never the request's.
  */

@@ -1,5 +1,5 @@
 /**
- * The fleet (CONTRACT §3). Besides CRUD this is the entry point every remote feature uses:
+ * The fleet. Besides CRUD this is the entry point every remote feature uses:
  *
  *   const target = await c.servers.getTarget(serverId);   // 404 "Server not found"
  *   const r = await c.ssh.exec(target, ['ls', '-la', path], { timeoutMs: 10_000 });

@@ -1,5 +1,5 @@
 /**
- * SSH key presets (spec §G): named private keys servers can share. The private key is validated
+ * SSH key presets: named private keys servers can share. The private key is validated
  * and encrypted at rest; the public key is kept in clear (it is public) and derived when absent.
  */
 import type { Actor } from '../../core/actor.js';
@@ -79,7 +79,7 @@ export class SshKeyPresetsService {
       // An explicit blank asks for the public key of the (new or stored) private key.
       patch.public_key = (newKey ?? parsePrivateKey(this.d.cipher.decrypt(current.private_key_enc))).publicKey;
     } else if (newKey && this.storedKeyIsDerived(current)) {
-      // Spec §G: derive when none is stored. A stored key that is merely the old private key's
+      // A public key is derived when none is given and none is stored. A stored key that is merely the old private key's
       // own public half would be stale after the rotation, so it is re-derived as well.
       patch.public_key = newKey.publicKey;
     }

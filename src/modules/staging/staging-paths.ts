@@ -1,5 +1,5 @@
 /**
- * The staging prefix rule (spec general rule 5): a path is inside staging when its fully resolved
+ * The staging prefix rule: a path is inside staging when its fully resolved
  * form — symlinks and `..` resolved — starts with the staging prefix. Every module that touches a
  * local path (staging, push, file-diff, verify) goes through `StagingPaths` so the rule lives in
  * one place. Callers must use the *resolved* path afterwards, never the input: the input may still
@@ -123,7 +123,7 @@ export class StagingPaths {
 
   /**
    * A local directory a push or a verify reads: 400 unless `input` resolves to an existing
-   * directory (the spec's rule, checked first), then 403 unless that directory is in staging.
+   * directory (checked first), then 403 unless that directory is in staging.
    */
   async resolveStagingDir(input: string, what = 'Source path'): Promise<string> {
     const resolved = await resolvePath(input);

@@ -1,5 +1,5 @@
 /**
- * The staging routes of spec §A, registered under `/api/sync` next to other modules' sync routes:
+ * The staging routes, registered under `/api/sync` next to other modules' sync routes:
  * only these five paths belong here.
  */
 import multipart from '@fastify/multipart';

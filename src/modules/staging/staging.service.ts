@@ -1,5 +1,5 @@
 /**
- * The local staging area (spec §A): browse, delete/rename, preview and source validation. Every
+ * The local staging area: browse, delete/rename, preview and source validation. Every
  * path goes through StagingPaths first, and every later filesystem call uses the resolved path.
  */
 import fs from 'node:fs';
@@ -64,7 +64,7 @@ export class StagingService {
     const entries: LocalEntry[] = [];
     dirents.forEach((d, i) => {
       const st = stats[i];
-      if (!st) return; // unreadable or dangling: skipped, as the spec says
+      if (!st) return; // unreadable or dangling: skipped, the rest still listed
       const isDir = st.isDirectory();
       entries.push({ name: d.name, is_dir: isDir, size: isDir ? 0 : st.size });
     });

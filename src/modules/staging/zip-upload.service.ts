@@ -15,7 +15,7 @@ import type { StagingPaths } from './staging-paths.js';
 import type { UploadZipResponse } from './staging.schemas.js';
 
 export const ZIP_LIST_LIMIT = 500;
-/** Beyond the spec: an archive of a million empty files would exhaust inodes, not bytes. */
+/** An archive of a million empty files would exhaust inodes, not bytes: at most this many entries. */
 export const ZIP_MAX_ENTRIES = 100_000;
 
 /** One uploaded file part, without HTTP types: what the multipart layer hands over. */

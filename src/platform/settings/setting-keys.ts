@@ -1,5 +1,5 @@
 /**
- * Which setting keys exist and what each accepts (spec §B): the PUT whitelist, the immutable and
+ * Which setting keys exist and what each accepts: the PUT whitelist, the immutable and
  * sensitive keys, the validators and the defaults GET falls back to.
  */
 
@@ -81,7 +81,7 @@ export const DEFAULTS: Record<string, string> = {
   credential_reauth: 'false',
 };
 
-/** Keys whose change is mirrored into the host patrol script's env file (rule 7). */
+/** Keys whose change is mirrored into the host patrol script's env file (a failure there is only logged). */
 export const PATROL_ENV_KEYS = new Set<string>(['messenger_bot_token', 'messenger_chat_id']);
 
 export function isImmutable(key: string): boolean {

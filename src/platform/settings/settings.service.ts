@@ -1,6 +1,6 @@
 /**
- * System settings (spec §B and CONTRACT §8): the listing with masking, single reads with defaults,
- * the PUT rules in their spec order, and the API key reveal. Every write goes through
+ * System settings: the listing with masking, single reads with defaults,
+ * the PUT rules in their order, and the API key reveal and rotation. Every write goes through
  * `RuntimeSettings.set`, which applies it here at once and announces it to the other workers.
  */
 import type { Actor } from '../../core/actor.js';
@@ -33,7 +33,7 @@ export interface SettingsServiceDeps {
   databaseUrl: string;
   /** Shown as `updated_at` of values that come from the environment rather than a row. */
   startedAt: string;
-  /** Mirrors the default bot's credentials to the host patrol script (rule 7). */
+  /** Mirrors the default bot's credentials to the host patrol script; a failure is only logged. */
   syncPatrolEnv(token: string, chatId: string): Promise<void>;
   /** The login's check of an admin's own password (400 wrong, 429 locked out; counted and audited). */
   requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
@@ -66,7 +66,11 @@ export class SettingsService {
     return v;
   }
 
-  /** PUT /{key}: the rules of spec §B in their order. */
+  /**
+   * PUT /{key}, in this order: 403 for an immutable or unknown key; a blank sensitive value keeps
+   * the stored one (400 when there is none); 400 for a value outside an enum or integer range;
+   * then stored, applied and announced to the other workers, audited `update_setting`.
+   */
   async update(actor: Actor, key: string, input: PutSettingBody['value']): Promise<PutSettingResponse> {
     if (isImmutable(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is immutable`);
     if (!MUTABLE_KEYS.has(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is not a known mutable setting`);

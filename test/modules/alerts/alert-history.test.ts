@@ -1,5 +1,5 @@
 /**
- * Alert history (spec §H) against rows written straight into the log: every filter, the
+ * Alert history against rows written straight into the log: every filter, the
  * pagination rules, Asia/Shanghai day bounds, name fallbacks, and exact totals and stats from the
  * trigger-kept daily counters compared with a brute-force count.
  */
@@ -107,7 +107,7 @@ describe.each(dbKinds())('alert history on %s', (db) => {
     await expectTotal('status=recovered&is_recovery=false', (s) => s.is_recovery === 1);
     await expectTotal('status=active&is_recovery=true&type=cpu', (s) => s.is_recovery === 0 && s.alert_type === 'cpu');
     await expectTotal('type=nothing-like-this', () => false);
-    // Any other status (the spec names only two) filters nothing; is_recovery still applies.
+    // Any status but active and recovered filters nothing; is_recovery still applies.
     await expectTotal('status=all', () => true);
     await expectTotal('status=pending&is_recovery=true', (s) => s.is_recovery === 1);
     const only = await history(t, `server_id=${servers[0]}&type=cpu&status=active&limit=200`);

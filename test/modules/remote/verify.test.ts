@@ -103,7 +103,7 @@ describe.each(dbKinds())('POST /api/sync/verify on %s', (db) => {
     expect(res.json().results[String(r.serverId)]).toMatchObject({ matched: 10_499, missing: 0, mismatched: 1 });
   }, 120_000);
 
-  it('400 for a non-directory or empty source, 403 outside staging (beyond the spec)', async () => {
+  it('400 for a non-directory or empty source, 403 outside staging', async () => {
     expect((await verify({ source_path: `${src}/a.txt` })).statusCode).toBe(400);
     expect((await verify({ source_path: `${src}/nope` })).statusCode).toBe(400);
     const empty = r.stagingDir();
