@@ -54,8 +54,9 @@ export function dueSlot(s: Timing, now: Date): Date | null {
   if (!cron) return null;
   const first = cron.nextRun(new Date(later(s.last_run_at, s.created_at)));
   if (!first || first > now) return null;
-  // Several matches may have passed (downtime): run once, for the latest of them.
-  const latest = cron.previousRuns(1, now)[0] ?? first;
+  // Several matches may have passed (downtime): run once, for the latest of them. croner's
+  // previousRuns is strictly before its argument; a match at exactly `now` counts too.
+  const latest = cron.previousRuns(1, new Date(now.getTime() + 1))[0] ?? first;
   const slot = latest > first ? latest : first;
   return now.getTime() - slot.getTime() <= MISFIRE_GRACE_MS ? slot : null;
 }

@@ -5,6 +5,7 @@ import { dbKinds } from '../../helpers/targets.js';
 import { AllowlistService } from '../../../src/modules/allowlist/allowlist.service.js';
 import { SafeFetcher } from '../../../src/adapters/http/safe-fetch.js';
 import { offlineEnv, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
+import { until } from '../push/push-helpers.js';
 
 function serviceOf(t: TestApp): AllowlistService {
   const c = t.app.services;
@@ -48,11 +49,14 @@ describe.each(dbKinds())('scheduled subscription refresh on %s', (db) => {
     expect(await s.runScheduledRefresh(200)).toBe(false);
     expect(fake.requests.length).toBe(hits + 1);
 
-    await new Promise((r) => setTimeout(r, 250));
     status = 503;
     try {
-      expect(await s.runScheduledRefresh(200)).toBe(false);
-      expect(fake.requests.length).toBe(hits + 2);
+      // Once the period (and its cross-worker lock) has passed, the next check refreshes again;
+      // the refresh fails, so it answers false and the previous list stays.
+      await until(async () => {
+        expect(await s.runScheduledRefresh(200)).toBe(false);
+        return fake.requests.length === hits + 2;
+      }, 5_000, 20);
       expect(c.settings.get('login_subscription_ips')).toBe('one.example.com');
     } finally {
       status = 200;
@@ -64,12 +68,13 @@ describe.each(dbKinds())('scheduled subscription refresh on %s', (db) => {
     const c = t.app.services;
     await c.settings.set('login_subscription_last_refresh', '');
     body = 'trojan://pw@two.example.com:443';
-    s.start(20, 60);
-    await new Promise((r) => setTimeout(r, 300));
+    const INTERVAL_MS = 20;
+    s.start(INTERVAL_MS, 60);
+    await until(async () => c.settings.get('login_subscription_ips') === 'two.example.com', 5_000, 10);
     await s.stop();
-    expect(c.settings.get('login_subscription_ips')).toBe('two.example.com');
     const after = fake.requests.length;
-    await new Promise((r) => setTimeout(r, 150));
+    // Absence can only be shown by waiting: several intervals pass without a request.
+    await new Promise((r) => setTimeout(r, 8 * INTERVAL_MS));
     expect(fake.requests.length).toBe(after);
     body = 'trojan://pw@one.example.com:443';
   });
@@ -88,8 +93,9 @@ describe.skipIf(!process.env.TEST_CACHE_URL)('scheduled refresh across two worke
   });
 
   it('only one worker refreshes per period', async () => {
-    await a.app.services.settings.set('login_subscription_url', `http://sub.example.test:${fake.port}/s`);
-    await new Promise((r) => setTimeout(r, 100));
+    const url = `http://sub.example.test:${fake.port}/s`;
+    await a.app.services.settings.set('login_subscription_url', url);
+    await until(async () => b.app.services.settings.get('login_subscription_url') === url, 5_000, 10);
     const hits = fake.requests.length;
     const results = await Promise.all([serviceOf(a).runScheduledRefresh(60_000), serviceOf(b).runScheduledRefresh(60_000)]);
     expect(results.filter(Boolean)).toHaveLength(1);
