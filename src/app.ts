@@ -3,13 +3,16 @@
  * error handler, validation, authentication), the API docs and each feature's routes — no
  * listening, so tests drive it with `inject`. `src/server.ts` listens and closes gracefully.
  */
+import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { compose, type ComposeOptions, type Services } from './composition/compose.js';
+import { PROJECT_ROOT } from './core/project-root.js';
 import type { AppConfig } from './config/config.js';
 import { installAuthHook } from './http/auth-hook.js';
+import { installConsole } from './http/console-static.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
 import { logOptions } from './http/log-options.js';
@@ -31,6 +34,12 @@ export interface BuildOptions extends ComposeOptions {
   logger?: FastifyServerOptions['logger'];
   /** `single` (default) or `worker`; the primary of a cluster serves no HTTP and never builds an app. */
   role?: Exclude<ProcessRole, 'primary'>;
+  /** The built web console to serve at `/` (default: web/dist of the project); null serves none. */
+  consoleDir?: string | null;
+}
+
+function defaultConsoleDir(): string | null {
+  return PROJECT_ROOT ? path.join(PROJECT_ROOT.dir, 'web', 'dist') : null;
 }
 
 /** Fastify's trustProxy takes hops as a function of the hop index (its types lack the number form). */
@@ -70,7 +79,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   app.addHook('onClose', () => root.stop());
 
   installValidation(app);
-  installErrorHandling(app);
+  installErrorHandling(app, await installConsole(app, opts.consoleDir === undefined ? defaultConsoleDir() : opts.consoleDir));
   installAuthHook(app, { auth: root.services.auth });
   installFiniteNumberGuard(app);
   await installSecurityHeaders(app);

@@ -3,6 +3,7 @@
  * failures become 422 `{detail, errors}`, Fastify's own client errors keep their 4xx, and
  * anything else is a bare 500 — the stack and message stay in the log.
  */
+import type { ConsoleFallback } from './console-static.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, UnprocessableError } from '../core/errors.js';
 import { DecryptionError } from '../core/crypto.js';
@@ -33,8 +34,10 @@ const CLIENT_MESSAGES: Record<string, [number, string]> = {
   FST_FIELDS_LIMIT: [413, 'Too many fields'],
 };
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `fallback` may answer a request no route took (the web console's pages) before the JSON 404. */
+export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFallback | null = null): void {
   app.setNotFoundHandler((req, reply) => {
+    if (fallback?.(req, reply)) return;
     reply.code(404).send({ detail: `Not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}` });
   });
 

@@ -1,0 +1,207 @@
+/**
+ * What an operator checks first, live: servers by status, the alerts open now, the last pushes
+ * with their outcome, and the retry jobs that ran out of attempts.
+ */
+import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { DashboardView } from '@server/modules/dashboard/dashboard.schemas';
+import { IconCloudUpload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { dashboard } from '../../api/endpoints';
+import { ErrorDisplay } from '../../components/ErrorDisplay';
+import { Page } from '../../components/Page';
+import { StatusBadge } from '../../components/StatusBadge';
+import { RelativeTime } from '../../components/Time';
+import { useLiveInvalidation } from './useLiveInvalidation';
+
+function ServersCard({ s }: { s: DashboardView['servers'] }) {
+  const { t } = useTranslation();
+  const cell = (status: 'online' | 'offline' | 'unknown', n: number) => (
+    <Anchor component={Link} to={`/servers?status=${status}`} underline="never" c="inherit" key={status}>
+      <Stack gap={2} align="flex-start">
+        <Text fz={28} fw={700} lh={1}>
+          {n}
+        </Text>
+        <StatusBadge status={status} />
+      </Stack>
+    </Anchor>
+  );
+  return (
+    <Card withBorder radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {t('dashboard.servers')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('common.total', { count: s.total })}
+        </Text>
+      </Group>
+      {s.total === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('dashboard.serversEmpty')}
+        </Text>
+      ) : (
+        <Group gap="xl">{[cell('offline', s.offline), cell('unknown', s.unknown), cell('online', s.online)]}</Group>
+      )}
+    </Card>
+  );
+}
+
+function AlertsCard({ a }: { a: DashboardView['alerts'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {t('dashboard.activeAlerts')}
+        </Title>
+        {a.active > 0 && <StatusBadge status="active" />}
+      </Group>
+      {a.items.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('dashboard.noAlerts')}
+        </Text>
+      ) : (
+        <Stack gap={6}>
+          {a.items.map((x) => (
+            <Group key={x.id} justify="space-between" wrap="nowrap" gap="xs">
+              <Text size="sm" truncate="end">
+                <Text span fw={600}>
+                  {x.server_name}
+                </Text>{' '}
+                {x.alert_type}
+                {x.value !== null && ` ${Math.round(x.value)}%`}
+              </Text>
+              <RelativeTime value={x.since} />
+            </Group>
+          ))}
+          {a.active > a.items.length && (
+            <Text size="xs" c="dimmed">
+              {t('common.total', { count: a.active })}
+            </Text>
+          )}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+function PushesCard({ p }: { p: DashboardView['pushes'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {t('dashboard.lastPushes')}
+        </Title>
+        <Anchor component={Link} to="/history" size="sm">
+          {t('dashboard.viewAll')}
+        </Anchor>
+      </Group>
+      {p.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('dashboard.noPushes')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={360}>
+          <Table verticalSpacing={6} fz="sm">
+            <Table.Tbody>
+              {p.map((b) => (
+                <Table.Tr key={b.batch_id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/history/${encodeURIComponent(b.batch_id)}`} ff="monospace" size="sm">
+                      {b.batch_id.slice(0, 12)}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={b.status} />
+                  </Table.Td>
+                  <Table.Td>{b.failed > 0 ? t('push.failedOf', { failed: b.failed, total: b.total }) : t('common.total', { count: b.total })}</Table.Td>
+                  <Table.Td ta="right">
+                    <RelativeTime value={b.started_at} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Card>
+  );
+}
+
+function RetriesCard({ r }: { r: DashboardView['retries'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {t('dashboard.retryJobs')}
+        </Title>
+        <Anchor component={Link} to="/retries" size="sm">
+          {t('dashboard.viewAll')}
+        </Anchor>
+      </Group>
+      <Group gap="md" mb="sm">
+        {(['pending', 'running', 'failed'] as const).map((s) => (
+          <Group key={s} gap={6}>
+            <Text fw={700}>{r[s]}</Text>
+            <StatusBadge status={s} size="xs" />
+          </Group>
+        ))}
+      </Group>
+      {r.recent_failed.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('dashboard.noFailedJobs')}
+        </Text>
+      ) : (
+        <Stack gap={6}>
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+            {t('dashboard.failedJobs')}
+          </Text>
+          {r.recent_failed.map((j) => (
+            <Text key={j.id} size="sm" lineClamp={2}>
+              <Text span fw={600}>
+                {j.server_name ?? `#${j.server_id}`}
+              </Text>{' '}
+              {j.last_error}
+            </Text>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const q = useQuery({ queryKey: ['dashboard'], queryFn: dashboard.get, refetchInterval: 60_000 });
+  useLiveInvalidation([['dashboard']], (m) => m.type === 'alert' || m.type === 'recovery' || m.type === 'push_complete' || m.type === 'push_started');
+  return (
+    <Page
+      title={t('dashboard.title')}
+      actions={
+        <Button component={Link} to="/push" leftSection={<IconCloudUpload size={18} />}>
+          {t('dashboard.newPush')}
+        </Button>
+      }
+    >
+      <ErrorDisplay error={q.error} onRetry={() => void q.refetch()} />
+      {q.isPending ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} h={160} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : q.data ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <ServersCard s={q.data.servers} />
+          <AlertsCard a={q.data.alerts} />
+          <PushesCard p={q.data.pushes} />
+          <RetriesCard r={q.data.retries} />
+        </SimpleGrid>
+      ) : null}
+    </Page>
+  );
+}

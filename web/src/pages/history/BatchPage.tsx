@@ -1,0 +1,3 @@
+export default function BatchPage() {
+  return <div>BatchPage</div>;
+}

@@ -1,0 +1,3 @@
+export default function HistoryPage() {
+  return <div>HistoryPage</div>;
+}

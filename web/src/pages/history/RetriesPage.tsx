@@ -1,0 +1,3 @@
+export default function RetriesPage() {
+  return <div>RetriesPage</div>;
+}

@@ -1,0 +1,3 @@
+export default function PushPage() {
+  return <div>PushPage</div>;
+}

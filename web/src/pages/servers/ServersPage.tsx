@@ -1,0 +1,3 @@
+export default function ServersPage() {
+  return <div>ServersPage</div>;
+}
