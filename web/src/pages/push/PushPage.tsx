@@ -1,3 +1,110 @@
+/**
+ * The push flow as one guided page: source → servers → preview and options → live progress.
+ * The push starts asynchronously (the service answers at once with the batch id), and the id
+ * goes into the URL (`?batch=`), so a reload or a shared link shows the same live batch.
+ */
+import { Button, Group, Paper, Stepper, Text } from '@mantine/core';
+import { IconCloudUpload } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { push } from '../../api/endpoints';
+import { BatchLive } from '../../components/batch/BatchLive';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorDisplay } from '../../components/ErrorDisplay';
+import { Page } from '../../components/Page';
+import { type PushOptions, ReviewStep } from './ReviewStep';
+import { ServersStep } from './ServersStep';
+import { SourceStep } from './SourceStep';
+
+/** What must be typed before a full push (it deletes files on every server). */
+const FULL_WORD = 'full';
+
 export default function PushPage() {
-  return <div>PushPage</div>;
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const batchId = params.get('batch');
+  const [step, setStep] = useState(0);
+  const [source, setSource] = useState<string | null>(params.get('source'));
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [options, setOptions] = useState<PushOptions>({ mode: 'incremental', targetPath: '' });
+  const [confirmFull, setConfirmFull] = useState(false);
+  const ids = [...selected].sort((a, b) => a - b);
+
+  const start = useMutation({
+    mutationFn: () =>
+      push.start({ server_ids: ids, source_path: source ?? '', target_path: options.targetPath.trim() || null, sync_mode: options.mode }),
+    onSuccess: (res) => {
+      setConfirmFull(false);
+      setParams({ batch: res.batch_id });
+    },
+  });
+  const showBatch = (id: string) => setParams({ batch: id });
+  const restart = () => {
+    setParams({});
+    setStep(0);
+    setSelected(new Set());
+    start.reset();
+  };
+
+  if (batchId) {
+    return (
+      <Page
+        title={t('push.progressTitle', { id: batchId })}
+        actions={
+          <Button variant="light" leftSection={<IconCloudUpload size={16} aria-hidden />} onClick={restart}>
+            {t('push.newPush')}
+          </Button>
+        }
+      >
+        <BatchLive key={batchId} batchId={batchId} onNewBatch={showBatch} linkToBatch />
+      </Page>
+    );
+  }
+
+  const canNext = [source !== null, selected.size > 0, true][step] ?? false;
+  const begin = () => (options.mode === 'full' ? setConfirmFull(true) : start.mutate());
+  return (
+    <Page title={t('push.title')}>
+      <Stepper active={step} onStepClick={(s) => s < step && setStep(s)} size="sm" allowNextStepsSelect={false} wrap>
+        <Stepper.Step label={t('push.stepSource')} description={source ? <Text span size="xs" ff="monospace">{source.split('/').pop()}</Text> : undefined}>
+          <SourceStep value={source} onChange={setSource} />
+        </Stepper.Step>
+        <Stepper.Step label={t('push.stepServers')} description={selected.size > 0 ? t('push.selected', { count: selected.size }) : undefined}>
+          <ServersStep selected={selected} onChange={setSelected} />
+        </Stepper.Step>
+        <Stepper.Step label={t('push.stepPreview')}>
+          {source && <ReviewStep source={source} ids={ids} options={options} onOptions={setOptions} />}
+        </Stepper.Step>
+      </Stepper>
+      <ErrorDisplay error={start.error} />
+      <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
+        <Group justify="space-between">
+          <Button variant="default" disabled={step === 0} onClick={() => setStep(step - 1)}>
+            {t('common.back')}
+          </Button>
+          {step < 2 ? (
+            <Button disabled={!canNext} onClick={() => setStep(step + 1)}>
+              {t('common.next')}
+            </Button>
+          ) : (
+            <Button color={options.mode === 'full' ? 'red' : undefined} loading={start.isPending} disabled={!source || ids.length === 0} onClick={begin}>
+              {t('push.start', { count: ids.length })}
+            </Button>
+          )}
+        </Group>
+      </Paper>
+      <ConfirmDialog
+        opened={confirmFull}
+        title={t('push.modeFull')}
+        message={t('push.fullConfirm', { count: ids.length })}
+        word={FULL_WORD}
+        confirmLabel={t('push.start', { count: ids.length })}
+        loading={start.isPending}
+        onConfirm={() => start.mutate()}
+        onClose={() => setConfirmFull(false)}
+      />
+    </Page>
+  );
 }
