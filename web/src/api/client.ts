@@ -45,8 +45,13 @@ export function refreshSession(stale: Session): Promise<Session | null> {
       return current; // offline: keep the session, the next request tries again
     }
     if (!res.ok) {
-      if (res.status === 401 || res.status === 403) signedOut();
-      return null;
+      if (res.status === 401 || res.status === 403) {
+        signedOut();
+        return null;
+      }
+      // The service is in trouble (a 5xx while it restarts): that is no sign-out; the access
+      // token may still be good, and a later request tries the refresh again.
+      return current;
     }
     const next = sessionFrom((await res.json()) as TokenPair);
     saveSession(next);
@@ -107,8 +112,11 @@ export async function request<T>(method: string, path: string, o: RequestOptions
   let res = await send(method, path, o, session?.access ?? null);
   if (res.status === 401 && session) {
     // The token may have been revoked or expired early (a password change elsewhere): once more.
-    session = await refreshSession(session);
-    if (!session) throw await apiErrorFrom(res);
+    const next = await refreshSession(session);
+    // Refused (the login is gone, already signed out) or not refreshed this time (offline, a
+    // 5xx): retrying with the same token would only fail again.
+    if (!next || next.access === session.access) throw await apiErrorFrom(res);
+    session = next;
     res = await send(method, path, o, session.access);
     if (res.status === 401) signedOut();
   }

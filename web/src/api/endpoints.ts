@@ -35,6 +35,8 @@ export const publicInfo = {
 };
 
 export const settings = {
+  /** Every stored setting (an unset key is simply absent, where GET /:key would answer 404). */
+  list: () => api.get<SettingView[]>('/api/settings'),
   get: (key: string) => api.get<SettingView>(`/api/settings/${encodeURIComponent(key)}`),
 };
 

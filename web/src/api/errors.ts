@@ -21,7 +21,9 @@ export class ApiError extends Error {
   fieldErrors(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const e of this.errors) {
-      const field = e.path.replace(/^body\.?/, '').split('.')[0];
+      // Only the body names form fields; a bad query or path parameter is no field of a form.
+      if (!e.path.startsWith('body.')) continue;
+      const field = e.path.slice('body.'.length).split('.')[0];
       if (field && !out[field]) out[field] = e.message;
     }
     return out;

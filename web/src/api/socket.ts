@@ -134,8 +134,14 @@ export class LiveSocket {
       if (this.stopped) return;
       this.setStatus('reconnecting');
       if (e.code === UNAUTHORIZED) {
-        // The token expired or was revoked: refresh (which may sign out), then reconnect.
-        void refreshSession(session).then((s) => (s ? this.reconnectNow() : this.stop()));
+        // The token expired or was revoked: refresh (which may sign out), then reconnect. Saving
+        // the new token already reconnected (see start), so only connect if that has not happened;
+        // a refresh that failed for now (offline, 5xx) waits its backoff instead of looping.
+        void refreshSession(session).then((s) => {
+          if (!s) return this.stop();
+          if (s.access === session.access) return this.schedule();
+          void this.connect();
+        });
         return;
       }
       this.schedule();

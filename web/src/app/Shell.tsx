@@ -48,8 +48,13 @@ export function Shell() {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
-  const name = useQuery({ queryKey: ['settings', 'system_name'], queryFn: () => settings.get('system_name'), staleTime: 300_000, retry: false });
-  const systemName = name.data?.value?.trim() || t('app.name');
+  const name = useQuery({
+    queryKey: ['settings'],
+    queryFn: settings.list,
+    select: (all) => all.find((s) => s.key === 'system_name')?.value?.trim(),
+    staleTime: 300_000,
+  });
+  const systemName = name.data || t('app.name');
   useAlertToasts();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the phone drawer closes whenever the page changes
   useEffect(close, [location.pathname]);
@@ -67,11 +72,11 @@ export function Shell() {
             </Text>
           </Group>
           <Group gap={4} wrap="nowrap">
-            <UnstyledButton onClick={() => spotlight.open()} aria-label={t('nav.palette')} visibleFrom="sm" px="xs">
+            <UnstyledButton onClick={() => spotlight.open()} aria-keyshortcuts="Control+K Meta+K" visibleFrom="sm" px="xs">
               <Group gap={6} c="dimmed">
                 <IconSearch size={16} aria-hidden />
                 <Text size="sm">{t('nav.palette')}</Text>
-                <Badge variant="default" size="sm" radius="sm">
+                <Badge variant="default" size="sm" radius="sm" aria-hidden>
                   Ctrl K
                 </Badge>
               </Group>

@@ -21,6 +21,13 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog({ opened, title, message, word, confirmLabel, loading, onConfirm, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
+  // Each opening asks afresh: a page that closes the dialog itself (after the action) never
+  // calls onClose, and the word typed last time must not arm the button for the next item.
+  const [wasOpened, setWasOpened] = useState(opened);
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
+    if (opened) setTyped('');
+  }
   const ready = word === undefined || typed === word;
   const close = () => {
     setTyped('');

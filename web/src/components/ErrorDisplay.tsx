@@ -26,7 +26,8 @@ export function ErrorDisplay({ error, onRetry, title }: { error: unknown; onRetr
     );
   }
   const detail = error instanceof ApiError ? error.detail : error instanceof Error ? error.message : String(error);
-  const fields = error instanceof ApiError && error.errors.length > 0;
+  // Only errors that name a body field are shown next to a field; others stay in the detail.
+  const fields = error instanceof ApiError && Object.keys(error.fieldErrors()).length > 0;
   return (
     <Alert color="red" icon={<IconAlertCircle size={18} />} title={title ?? t('errors.title')} role="alert">
       {detail}

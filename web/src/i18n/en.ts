@@ -61,6 +61,10 @@ export const en = {
     agent: 'Monitoring agent', agentHelp: 'Run this on the server (as root) to install the agent. The token is shown once; making a new one replaces it.',
     agentGenerate: 'Generate install command', agentCommand: 'Install command', created: 'Server added', saved: 'Server saved', deleted: 'Server deleted',
     hasCredentials: 'Credentials set', noCredentials: 'No credentials', detailTitle: 'Server {{name}}',
+    username: 'Username', order: 'Order', clearFilters: 'Clear filters', pages: 'Server pages', address: 'Address',
+    reauthTitle: 'Confirm with your password', reauthHelp: 'This change needs your own password (the setting credential_reauth is on).',
+    readKeyFailed: 'The file could not be read.', agentTokenOnce: 'Copy it now: the token is not shown again.', actions: 'Server actions',
+    required: 'Required', portRange: 'A port from 1 to 65535',
   },
   push: {
     title: 'Push files', stepSource: 'Source', stepServers: 'Servers', stepPreview: 'Preview', stepRun: 'Push',
@@ -88,6 +92,12 @@ export const en = {
     servers: 'Servers', duration: 'Duration', empty: 'No pushes yet.', server: 'Server', attempts: 'Attempts', nextRetry: 'Next attempt', lastError: 'Last error',
     retryNow: 'Retry now', retryDone: 'Retry job queued', deleteJob: 'Delete job', deleteConfirm: 'Delete this retry job?', retriesEmpty: 'No retry jobs. Failed servers of a push get one.',
     batchTitle: 'Batch {{id}}', results: 'Results', back: 'All batches',
+    modes: { incremental: 'Incremental', full: 'Full', checksum: 'Checksum' },
+    countOk: '{{count}} ok', countFailed: '{{count}} failed', countSkipped: '{{count}} skipped', countLeft: '{{count}} to go',
+    status: 'Status', anyStatus: 'Any status', previous: 'Previous', nextPage: 'Next', noMatch: 'No batch has this status.',
+    newPush: 'New push', batch: 'Batch', attemptsOf: '{{count}} of {{max}}', dueNow: 'Due now',
+    deleted: 'Retry job deleted', deleteConfirmFor: 'Delete the retry job of {{server}}? It will not be tried again.',
+    nextAt: 'Next attempt {{time}}', actions: 'Actions',
   },
   placeholder: {
     title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',

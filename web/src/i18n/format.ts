@@ -17,6 +17,11 @@ export function formatBytes(bytes: number, lang: string): string {
     v /= 1024;
     u++;
   }
+  // 1,048,575 B is 1023.999 KiB, which would print as "1,024 KiB": carry to the next unit.
+  if (u > 0 && u < UNITS.length - 1 && Math.round(v) >= 1024) {
+    v /= 1024;
+    u++;
+  }
   const digits = u === 0 || v >= 100 ? 0 : 1;
   return `${new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v)} ${UNITS[u]}`;
 }
@@ -53,7 +58,8 @@ export function formatRelative(iso: string | number | Date, lang: string, now = 
   const diff = t - now;
   const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto', style: 'short' });
   for (const [unit, ms] of STEPS) {
-    if (Math.abs(diff) >= ms || unit === 'second') return rtf.format(Math.round(diff / ms), unit);
+    // Whole units elapsed (truncated, not rounded): 59.6 s is "59 sec. ago", never "60 sec. ago".
+    if (Math.abs(diff) >= ms || unit === 'second') return rtf.format(Math.trunc(diff / ms), unit);
   }
   return rtf.format(0, 'second');
 }

@@ -62,6 +62,10 @@ export const zhCN: Resources = {
     agent: '监控代理', agentHelp: '在服务器上（以 root）运行此命令安装代理。令牌只显示一次；生成新令牌会替换旧的。',
     agentGenerate: '生成安装命令', agentCommand: '安装命令', created: '服务器已添加', saved: '服务器已保存', deleted: '服务器已删除',
     hasCredentials: '已设置凭据', noCredentials: '未设置凭据', detailTitle: '服务器 {{name}}',
+    username: '用户名', order: '顺序', clearFilters: '清除筛选', pages: '服务器分页', address: '地址',
+    reauthTitle: '请输入你的密码确认', reauthHelp: '此更改需要验证你自己的密码（已开启 credential_reauth 设置）。',
+    readKeyFailed: '无法读取该文件。', agentTokenOnce: '请立即复制：令牌不会再次显示。', actions: '服务器操作',
+    required: '必填', portRange: '端口范围为 1 到 65535',
   },
   push: {
     title: '推送文件', stepSource: '来源', stepServers: '服务器', stepPreview: '预览', stepRun: '推送',
@@ -89,6 +93,12 @@ export const zhCN: Resources = {
     servers: '服务器', duration: '耗时', empty: '还没有推送。', server: '服务器', attempts: '尝试次数', nextRetry: '下次尝试', lastError: '最近错误',
     retryNow: '立即重试', retryDone: '重试任务已排队', deleteJob: '删除任务', deleteConfirm: '删除这个重试任务？', retriesEmpty: '没有重试任务。推送失败的服务器会得到一个。',
     batchTitle: '批次 {{id}}', results: '结果', back: '全部批次',
+    modes: { incremental: '增量', full: '完整', checksum: '校验和' },
+    countOk: '{{count}} 成功', countFailed: '{{count}} 失败', countSkipped: '{{count}} 跳过', countLeft: '{{count}} 待完成',
+    status: '状态', anyStatus: '任意状态', previous: '上一页', nextPage: '下一页', noMatch: '没有这个状态的批次。',
+    newPush: '新推送', batch: '批次', attemptsOf: '{{count}} / {{max}}', dueNow: '立即到期',
+    deleted: '重试任务已删除', deleteConfirmFor: '删除 {{server}} 的重试任务？它将不再被重试。',
+    nextAt: '下次尝试 {{time}}', actions: '操作',
   },
   placeholder: {
     title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',

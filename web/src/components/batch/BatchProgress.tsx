@@ -51,10 +51,10 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
               </Text>
             )}
           </Group>
-          <Progress.Root size="lg" aria-label={t('push.overall', { done, total })}>
-            <Progress.Section value={total ? (stream.succeeded / total) * 100 : 0} color="teal" />
-            <Progress.Section value={total ? (stream.failed / total) * 100 : 0} color="red" />
-            <Progress.Section value={total ? (stream.skipped / total) * 100 : 0} color="gray" />
+          <Progress.Root size="lg">
+            <Progress.Section value={total ? (stream.succeeded / total) * 100 : 0} color="teal" aria-label={t('status.success')} />
+            <Progress.Section value={total ? (stream.failed / total) * 100 : 0} color="red" aria-label={t('status.failed')} />
+            <Progress.Section value={total ? (stream.skipped / total) * 100 : 0} color="gray" aria-label={t('status.skipped')} />
           </Progress.Root>
         </Stack>
       </Paper>

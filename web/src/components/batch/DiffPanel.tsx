@@ -2,7 +2,7 @@
  * Compare one file between the staging directory and a server, side by side (server on the left,
  * staging on the right, as the push would change it).
  */
-import { Alert, Box, Button, Group, Paper, ScrollArea, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Box, Button, Group, NativeSelect, Paper, ScrollArea, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import type { FileDiffResponse } from '@server/modules/remote/remote.schemas';
 import { IconGitCompare } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -32,13 +32,12 @@ export function DiffPanel({ source, targetPath, servers }: { source: string; tar
           }}
         >
           <Group align="flex-end" wrap="wrap" gap="sm">
-            <Select
+            {/* A native select: the phone's own picker, and no popup to scroll to. */}
+            <NativeSelect
               label={t('push.diffServer')}
               data={servers.map((s) => ({ value: String(s.id), label: s.name }))}
-              value={serverId}
-              onChange={setServerId}
-              searchable
-              allowDeselect={false}
+              value={serverId ?? ''}
+              onChange={(e) => setServerId(e.currentTarget.value)}
               style={{ flex: '1 1 200px' }}
             />
             <TextInput
