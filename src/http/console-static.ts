@@ -34,7 +34,8 @@ export async function installConsole(app: FastifyInstance, dir: string | null): 
   const built = fs.existsSync(path.join(dir, 'index.html'));
   // Files are listed once at start: a request can only ever name a file the build produced.
   const files = built ? listFiles(dir) : new Set<string>();
-  if (built) await app.register(fastifyStatic, { root: dir, serve: false, cacheControl: false, etag: true, lastModified: true });
+  // The build writes .br and .gz copies of its text files: sent as the browser accepts them.
+  if (built) await app.register(fastifyStatic, { root: dir, serve: false, cacheControl: false, etag: true, lastModified: true, preCompressed: true });
 
   return (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;

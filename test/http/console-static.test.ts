@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
@@ -16,6 +17,7 @@ describe('web console serving', () => {
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
     fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync('console.log(1)'));
     fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
     built = await makeTestApp({ consoleDir: dir });
     unbuilt = await makeTestApp({ consoleDir: path.join(dir, 'missing') });
@@ -41,6 +43,14 @@ describe('web console serving', () => {
     expect([js.statusCode, js.headers['cache-control'], js.body]).toEqual([200, 'public, max-age=31536000, immutable', 'console.log(1)']);
     const icon = await built.app.inject({ url: '/favicon.svg' });
     expect([icon.statusCode, icon.headers['cache-control']]).toEqual([200, 'no-cache']);
+  });
+
+  it('sends the brotli copy from the build to a browser that accepts it, the plain file to one that does not', async () => {
+    const br = await built.app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip, br' } });
+    expect([br.statusCode, br.headers['content-encoding'], br.headers.vary]).toEqual([200, 'br', 'accept-encoding']);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    const gzipOnly = await built.app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect([gzipOnly.statusCode, gzipOnly.headers['content-encoding'], gzipOnly.body]).toEqual([200, undefined, 'console.log(1)']);
   });
 
   it('never answers for API paths, unknown files or other methods: those keep the JSON 404', async () => {

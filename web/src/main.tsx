@@ -6,13 +6,13 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { type CSSVariablesResolver, createTheme, localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { onSignedOut } from './api/client';
-import { ApiError } from './api/errors';
 import { loginPathFor } from './app/auth';
+import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import './i18n';
 
@@ -53,16 +53,6 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'fleet.color-scheme' });
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 10_000,
-      refetchOnWindowFocus: true,
-      // A refused request (4xx) will be refused again; only network trouble and 5xx are retried.
-      retry: (count, err) => count < 2 && !(err instanceof ApiError && err.status < 500),
-    },
-  },
-});
 
 // A login that cannot be refreshed: back to the login page, and afterwards to where we were.
 onSignedOut(() => {

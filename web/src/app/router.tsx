@@ -1,6 +1,7 @@
 /** The console's URLs. Each page is its own chunk, loaded when first visited. */
 import { createBrowserRouter, Navigate } from 'react-router';
 import { PLACEHOLDERS } from './nav';
+import { queryClient } from './query-client';
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
 
@@ -12,7 +13,15 @@ export const router = createBrowserRouter([
     lazy: async () => ({ Component: (await import('./Shell')).SignedInShell }),
     children: [
       { index: true, lazy: page(() => import('../pages/dashboard/DashboardPage')) },
-      { path: 'servers', lazy: page(() => import('../pages/servers/ServersPage')) },
+      {
+        path: 'servers',
+        // Starts the table's request alongside the page's code instead of after it.
+        loader: async ({ request }) => {
+          (await import('../pages/servers/servers-query')).prefetchServers(queryClient, new URL(request.url));
+          return null;
+        },
+        lazy: page(() => import('../pages/servers/ServersPage')),
+      },
       { path: 'push', lazy: page(() => import('../pages/push/PushPage')) },
       { path: 'history', lazy: page(() => import('../pages/history/HistoryPage')) },
       { path: 'history/:batchId', lazy: page(() => import('../pages/history/BatchPage')) },

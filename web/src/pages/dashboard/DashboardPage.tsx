@@ -2,7 +2,7 @@
  * What an operator checks first, live: servers by status, the alerts open now, the last pushes
  * with their outcome, and the retry jobs that ran out of attempts.
  */
-import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardView } from '@server/modules/dashboard/dashboard.schemas';
 import { IconCloudUpload } from '@tabler/icons-react';
@@ -104,28 +104,23 @@ function PushesCard({ p }: { p: DashboardView['pushes'] }) {
           {t('dashboard.noPushes')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={360}>
-          <Table verticalSpacing={6} fz="sm">
-            <Table.Tbody>
-              {p.map((b) => (
-                <Table.Tr key={b.batch_id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/history/${encodeURIComponent(b.batch_id)}`} ff="monospace" size="sm">
-                      {b.batch_id.slice(0, 12)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={b.status} />
-                  </Table.Td>
-                  <Table.Td>{b.failed > 0 ? t('push.failedOf', { failed: b.failed, total: b.total }) : t('common.total', { count: b.total })}</Table.Td>
-                  <Table.Td ta="right">
-                    <RelativeTime value={b.started_at} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        // A list, not a table: each push wraps onto two lines on a phone instead of clipping.
+        <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('dashboard.lastPushes')}>
+          {p.map((b) => (
+            <Group key={b.batch_id} component="li" justify="space-between" wrap="wrap" gap={6} py={6} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+              <Group gap="xs" wrap="nowrap" miw={0}>
+                <StatusBadge status={b.status} />
+                <Anchor component={Link} to={`/history/${encodeURIComponent(b.batch_id)}`} ff="monospace" size="sm">
+                  {b.batch_id.slice(0, 8)}
+                </Anchor>
+              </Group>
+              <Group gap="xs" wrap="nowrap">
+                <Text size="sm">{b.failed > 0 ? t('push.failedOf', { failed: b.failed, total: b.total }) : t('common.total', { count: b.total })}</Text>
+                <RelativeTime value={b.started_at} />
+              </Group>
+            </Group>
+          ))}
+        </Stack>
       )}
     </Card>
   );

@@ -5,6 +5,7 @@
  */
 import { Button, Group, Paper, Stepper, Text } from '@mantine/core';
 import { IconCloudUpload } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +31,7 @@ export default function PushPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [options, setOptions] = useState<PushOptions>({ mode: 'incremental', targetPath: '' });
   const [confirmFull, setConfirmFull] = useState(false);
+  const phone = useMediaQuery('(max-width: 30em)') ?? false;
   const ids = [...selected].sort((a, b) => a - b);
 
   const start = useMutation({
@@ -67,11 +69,12 @@ export default function PushPage() {
   const begin = () => (options.mode === 'full' ? setConfirmFull(true) : start.mutate());
   return (
     <Page title={t('push.title')}>
-      <Stepper active={step} onStepClick={(s) => s < step && setStep(s)} size="sm" allowNextStepsSelect={false} wrap>
-        <Stepper.Step label={t('push.stepSource')} description={source ? <Text span size="xs" ff="monospace">{source.split('/').pop()}</Text> : undefined}>
+      {/* On a phone the three steps stay on one line: smaller icons, no step descriptions. */}
+      <Stepper active={step} onStepClick={(s) => s < step && setStep(s)} size={phone ? 'xs' : 'sm'} iconSize={phone ? 28 : undefined} allowNextStepsSelect={false} wrap={!phone}>
+        <Stepper.Step label={t('push.stepSource')} description={source && !phone ? <Text span size="xs" ff="monospace">{source.split('/').pop()}</Text> : undefined}>
           <SourceStep value={source} onChange={setSource} />
         </Stepper.Step>
-        <Stepper.Step label={t('push.stepServers')} description={selected.size > 0 ? t('push.selected', { count: selected.size }) : undefined}>
+        <Stepper.Step label={t('push.stepServers')} description={selected.size > 0 && !phone ? t('push.selected', { count: selected.size }) : undefined}>
           <ServersStep selected={selected} onChange={setSelected} />
         </Stepper.Step>
         <Stepper.Step label={t('push.stepPreview')}>

@@ -48,9 +48,10 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
     onSuccess: () => {
       notifications.show({ color: 'teal', message: t('servers.deleted') });
       setConfirm(null);
-      client.removeQueries({ queryKey: ['servers', 'one', server.id] });
-      void client.invalidateQueries({ queryKey: ['servers'] });
       onDeleted();
+      // The deleted server's own query is left alone: refetched (or recreated while the drawer
+      // closes) it would only answer 404. Its cache entry expires unused.
+      void client.invalidateQueries({ queryKey: ['servers'], predicate: (q) => q.queryKey[1] !== 'one' });
     },
   });
 

@@ -19,8 +19,8 @@ import { ServerForm } from './ServerForm';
 import { ServersFilters } from './ServersFilters';
 import { ServersTable } from './ServersTable';
 import { DEFAULT_VIEW, hasFilters, useServersView } from './useServersView';
+import { PAGE_SIZE, searchKey, searchQueryOf } from './servers-query';
 
-export const PAGE_SIZE = 50;
 const REFRESH_MS = 30_000;
 
 export default function ServersPage() {
@@ -30,17 +30,9 @@ export default function ServersPage() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState(false);
 
-  const query = {
-    q: view.q || undefined,
-    tag: view.tag || undefined,
-    status: view.status || undefined,
-    sort: view.sort,
-    order: view.order,
-    limit: PAGE_SIZE,
-    offset: (view.page - 1) * PAGE_SIZE,
-  };
+  const query = searchQueryOf(view);
   const list = useQuery({
-    queryKey: ['servers', 'search', query],
+    queryKey: searchKey(query),
     queryFn: () => servers.search(query),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
@@ -145,6 +137,7 @@ export default function ServersPage() {
         title={drawerTitle}
         position="right"
         size={narrow ? '100%' : 'lg'}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)', overflowWrap: 'anywhere' } }}
       >
         {creating ? (

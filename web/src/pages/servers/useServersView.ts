@@ -4,7 +4,7 @@
  * a query restores the last view. `?server=<id>` (the open detail) is kept apart: it is not a view.
  */
 import type { FleetSort, ServerStatus } from '@server/modules/servers/fleet-query.schemas';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 export interface ServersView {
@@ -18,7 +18,7 @@ export interface ServersView {
 
 export const DEFAULT_VIEW: ServersView = { q: '', tag: '', status: '', sort: 'name', order: 'asc', page: 1 };
 export const VIEW_STORAGE_KEY = 'fleet.servers.view';
-const KEYS = ['q', 'tag', 'status', 'sort', 'order', 'page'] as const;
+export const KEYS = ['q', 'tag', 'status', 'sort', 'order', 'page'] as const;
 const STATUSES: readonly string[] = ['online', 'offline', 'unknown'];
 const SORTS: readonly string[] = ['name', 'status', 'last_heartbeat', 'created'];
 
@@ -52,7 +52,7 @@ export function hasFilters(v: ServersView): boolean {
   return v.q !== '' || v.tag !== '' || v.status !== '';
 }
 
-function loadView(): ServersView | null {
+export function loadView(): ServersView | null {
   try {
     const raw = localStorage.getItem(VIEW_STORAGE_KEY);
     if (!raw) return null;
@@ -73,6 +73,8 @@ function saveView(v: ServersView): void {
 
 export function useServersView() {
   const [params, setParams] = useSearchParams();
+  const latest = useRef(params);
+  latest.current = params;
   const inUrl = KEYS.some((k) => params.has(k));
   // Arriving without a view in the URL (the nav link, a bookmark to /servers): the saved one, once.
   const [saved] = useState(() => {
@@ -95,17 +97,25 @@ export function useServersView() {
     if (!restoring) saveView(JSON.parse(serialized) as ServersView);
   }, [serialized, restoring]);
 
-  /** A change of filter or sort goes back to page 1 unless a page is given. */
+  /**
+   * A change of filter or sort goes back to page 1 unless a page is given. Both writers start from
+   * the params of the latest render (a ref): react-router hands a functional update the params its
+   * setter was created with, so a debounced search firing after a row was opened dropped `?server=`.
+   */
   const update = useCallback(
-    (patch: Partial<ServersView>) => setParams((p) => writeView(p, { ...parseView((k) => p.get(k)), page: 1, ...patch }), { replace: true }),
+    (patch: Partial<ServersView>) =>
+      setParams(() => {
+        const p = new URLSearchParams(latest.current);
+        return writeView(p, { ...parseView((k) => p.get(k)), page: 1, ...patch });
+      }, { replace: true }),
     [setParams],
   );
 
   const serverId = Number(params.get('server')) || null;
   const openServer = useCallback(
     (id: number | null) =>
-      setParams((p) => {
-        const next = new URLSearchParams(p);
+      setParams(() => {
+        const next = new URLSearchParams(latest.current);
         if (id === null) next.delete('server');
         else next.set('server', String(id));
         return next;
