@@ -6,6 +6,7 @@ import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title }
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardView } from '@server/modules/dashboard/dashboard.schemas';
 import { IconCloudUpload } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dashboard } from '../../api/endpoints';
@@ -28,15 +29,14 @@ function ServersCard({ s }: { s: DashboardView['servers'] }) {
     </Anchor>
   );
   return (
-    <Card withBorder radius="md">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          {t('dashboard.servers')}
-        </Title>
+    <DashCard
+      title={t('dashboard.servers')}
+      aside={
         <Text size="sm" c="dimmed">
           {t('common.total', { count: s.total })}
         </Text>
-      </Group>
+      }
+    >
       {s.total === 0 ? (
         <Text size="sm" c="dimmed">
           {t('dashboard.serversEmpty')}
@@ -44,6 +44,21 @@ function ServersCard({ s }: { s: DashboardView['servers'] }) {
       ) : (
         <Group gap="xl">{[cell('offline', s.offline), cell('unknown', s.unknown), cell('online', s.online)]}</Group>
       )}
+    </DashCard>
+  );
+}
+
+/** A dashboard card: its title and, on the right, a count, a badge or a link to the full page. */
+function DashCard({ title, aside, children }: { title: string; aside: ReactNode; children: ReactNode }) {
+  return (
+    <Card withBorder radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {aside}
+      </Group>
+      {children}
     </Card>
   );
 }
@@ -51,13 +66,10 @@ function ServersCard({ s }: { s: DashboardView['servers'] }) {
 function AlertsCard({ a }: { a: DashboardView['alerts'] }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="md">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          {t('dashboard.activeAlerts')}
-        </Title>
-        {a.active > 0 && <StatusBadge status="active" />}
-      </Group>
+    <DashCard
+      title={t('dashboard.activeAlerts')}
+      aside={a.active > 0 && <StatusBadge status="active" />}
+    >
       {a.items.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('dashboard.noAlerts')}
@@ -83,22 +95,21 @@ function AlertsCard({ a }: { a: DashboardView['alerts'] }) {
           )}
         </Stack>
       )}
-    </Card>
+    </DashCard>
   );
 }
 
 function PushesCard({ p }: { p: DashboardView['pushes'] }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="md">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          {t('dashboard.lastPushes')}
-        </Title>
+    <DashCard
+      title={t('dashboard.lastPushes')}
+      aside={
         <Anchor component={Link} to="/history" size="sm">
           {t('dashboard.viewAll')}
         </Anchor>
-      </Group>
+      }
+    >
       {p.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('dashboard.noPushes')}
@@ -122,22 +133,21 @@ function PushesCard({ p }: { p: DashboardView['pushes'] }) {
           ))}
         </Stack>
       )}
-    </Card>
+    </DashCard>
   );
 }
 
 function RetriesCard({ r }: { r: DashboardView['retries'] }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="md">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          {t('dashboard.retryJobs')}
-        </Title>
+    <DashCard
+      title={t('dashboard.retryJobs')}
+      aside={
         <Anchor component={Link} to="/retries" size="sm">
           {t('dashboard.viewAll')}
         </Anchor>
-      </Group>
+      }
+    >
       <Group gap="md" mb="sm">
         {(['pending', 'running', 'failed'] as const).map((s) => (
           <Group key={s} gap={6}>
@@ -165,7 +175,7 @@ function RetriesCard({ r }: { r: DashboardView['retries'] }) {
           ))}
         </Stack>
       )}
-    </Card>
+    </DashCard>
   );
 }
 
