@@ -46,8 +46,13 @@ export async function installAnonymousRateLimit(app: FastifyInstance, o: RateLim
     });
     await redis.connect().catch(() => {});
   }
+  // Only anonymous routes get the limiter's hook at all: an authenticated request (the bulk of
+  // the traffic) pays nothing for it. The flag is set before the plugin sees the route.
+  app.addHook('onRoute', (r) => {
+    if (r.config && (r.config as { public?: boolean }).public && !EXEMPT.has(r.url)) (r.config as { rateLimit?: object }).rateLimit = {};
+  });
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     // After authentication has set the caller address (TRUST_PROXY applies) and before the handler.
     hook: 'preHandler',
     redis: redis ?? undefined,

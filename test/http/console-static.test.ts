@@ -35,6 +35,8 @@ describe('web console serving', () => {
         url, 200, 'text/html; charset=utf-8', 'no-cache',
       ]);
       expect(res.body).toBe('<!doctype html><title>console</title>');
+      // The console's pages run under the CSP (no inline script) like every other answer.
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     }
   });
 
