@@ -4,7 +4,7 @@
  * heartbeats (one over the CPU threshold, so an alert is active; a few silent), and push batches
  * made by real pushes to a local sshd (one of them with a failed server).
  *
- * Pages: login, dashboard, servers, push, history — each at 1280 px light and dark, and at 390 px.
+ * Pages: login, dashboard, servers, push (the flow's start and a finished batch), history — each at 1280 px light and dark, and at 390 px.
  * Warns when no CJK font is installed (the Chinese UI would show boxes in any 中文 screenshot).
  */
 import { execFileSync } from 'node:child_process';
@@ -22,10 +22,12 @@ import { startConsoleService, type ConsoleService } from '../test/e2e/support/se
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 const ADMIN = { username: 'admin', password: 'demo-password-1' };
-const PAGES = [
+/** The pages shot; `push-batch` is the push page following the demo's partial batch. */
+const pagesFor = (batchId: string) => [
   { name: 'dashboard', path: '/' },
   { name: 'servers', path: '/servers' },
   { name: 'push', path: '/push' },
+  { name: 'push-batch', path: `/push?batch=${encodeURIComponent(batchId)}` },
   { name: 'history', path: '/history' },
 ];
 const SHOTS = [
@@ -75,7 +77,8 @@ async function demoFleet(svc: ConsoleService, token: string): Promise<void> {
 }
 
 /** Three servers on a local sshd (one with a port nobody listens on) and two real pushes. */
-async function demoPushes(svc: ConsoleService, token: string, sshd: SshdInstance, stagingPrefix: string): Promise<void> {
+/** Two real pushes; returns the second (partial) batch's id. */
+async function demoPushes(svc: ConsoleService, token: string, sshd: SshdInstance, stagingPrefix: string): Promise<string> {
   const source = `${stagingPrefix}demo-site`;
   fs.mkdirSync(path.join(source, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(source, 'index.html'), '<h1>Demo</h1>\n');
@@ -96,10 +99,11 @@ async function demoPushes(svc: ConsoleService, token: string, sshd: SshdInstance
   const a = await create('edge-01', sshd.port);
   const b = await create('edge-02', sshd.port);
   const down = await create('edge-03', 1); // nothing listens on port 1: this server's push fails
-  const push = (ids: number[]) => ok(svc, 'push', svc.api('POST', '/api/sync/files', { server_ids: ids, source_path: source, sync_mode: 'incremental' }, { token }));
+  const push = (ids: number[]) =>
+    ok(svc, 'push', svc.api<{ batch_id: string }>('POST', '/api/sync/files', { server_ids: ids, source_path: source, sync_mode: 'incremental' }, { token }));
   await push([a.id, b.id]);
   fs.writeFileSync(path.join(source, 'index.html'), '<h1>Demo, second release</h1>\n');
-  await push([a.id, b.id, down.id]);
+  return (await push([a.id, b.id, down.id])).batch_id;
 }
 
 async function settle(page: Page): Promise<void> {
@@ -109,7 +113,7 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(800);
 }
 
-async function shoot(browser: Browser, svc: ConsoleService, shot: (typeof SHOTS)[number]): Promise<string[]> {
+async function shoot(browser: Browser, svc: ConsoleService, shot: (typeof SHOTS)[number], pages: ReturnType<typeof pagesFor>): Promise<string[]> {
   const problems: string[] = [];
   const ctx = await browser.newContext({ baseURL: svc.url, viewport: { width: shot.width, height: shot.height }, colorScheme: shot.scheme, locale: 'en-US', deviceScaleFactor: 1 });
   // The console remembers the colour scheme per browser; start each context with the one wanted.
@@ -121,7 +125,7 @@ async function shoot(browser: Browser, svc: ConsoleService, shot: (typeof SHOTS)
   await settle(page);
   await page.screenshot({ path: path.join(OUT, `login-${shot.suffix}.png`) });
   await login(page, ADMIN.username, ADMIN.password);
-  for (const p of PAGES) {
+  for (const p of pages) {
     await page.goto(p.path);
     await settle(page);
     await page.screenshot({ path: path.join(OUT, `${p.name}-${shot.suffix}.png`) });
@@ -145,10 +149,10 @@ async function main(): Promise<void> {
   try {
     const token = await svc.login();
     await demoFleet(svc, token);
-    await demoPushes(svc, token, sshd, stagingPrefix);
+    const batchId = await demoPushes(svc, token, sshd, stagingPrefix);
     browser = await launchChromium();
     const problems: string[] = [];
-    for (const shot of SHOTS) problems.push(...(await shoot(browser, svc, shot)));
+    for (const shot of SHOTS) problems.push(...(await shoot(browser, svc, shot, pagesFor(batchId))));
     for (const p of problems) process.stderr.write(`warning: ${p}\n`);
     process.stdout.write(`wrote ${fs.readdirSync(OUT).filter((f) => f.endsWith('.png')).length} PNGs to ${path.relative(process.cwd(), OUT)}\n`);
   } finally {
