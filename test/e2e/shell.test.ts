@@ -87,4 +87,26 @@ describe.each(WIDTHS)('shell at %s', (viewport) => {
     await expect.poll(() => live.textContent(), { timeout: 15_000 }).toBe(t(en, 'header.connection.connected'));
     await expectAccessible(page);
   });
+
+  it('an alert arrives live: a toast, and the dashboard shows it without a reload', async () => {
+    const token = await e2e.svc.login();
+    const name = `hot-${viewport}-${process.pid}`;
+    const created = await e2e.svc.api<{ id: number }>('POST', '/api/servers', { name, host: '192.0.2.10', username: 'root' }, { token });
+    expect(created.status).toBe(201);
+    const agent = await e2e.svc.api<{ agent_token: string }>('POST', `/api/servers/${created.body.id}/agent-token`, undefined, { token });
+    const { page } = await e2e.signedIn(viewport);
+    const live = page.getByRole('status').filter({ hasText: /^Live: / });
+    await expect.poll(() => live.textContent(), { timeout: 15_000 }).toBe(t(en, 'header.connection.connected'));
+    const beat = await e2e.svc.api(
+      'POST',
+      '/api/agent/heartbeat',
+      { cpu: 97, mem: 20, disk: 30, ts: Math.floor(Date.now() / 1000) },
+      { token: agent.body.agent_token },
+    );
+    expect(beat.status).toBe(200);
+    await page.getByText(`Active: ${name}`).waitFor({ timeout: 15_000 });
+    // The toast lives outside the page's main region; the dashboard's active alerts inside it.
+    await page.getByRole('main').getByText(name, { exact: true }).waitFor({ timeout: 15_000 });
+    await expectAccessible(page);
+  });
 });

@@ -7,8 +7,9 @@ import '@mantine/notifications/styles.css';
 import { type CSSVariablesResolver, createTheme, localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
+import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { onSignedOut } from './api/client';
 import { loginPathFor } from './app/auth';
@@ -16,13 +17,23 @@ import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import './i18n';
 
-const theme = createTheme({
+/** The theme; built per language so close buttons (toasts, dialogs) are named in it. */
+const themeFor = (closeLabel: string) => createTheme({
   primaryColor: 'blue',
   // Shade 8: white text on filled buttons keeps AA contrast.
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
   cursorType: 'pointer',
+  components: {
+    // A toast's message in the text colour: Mantine's grey misses AA contrast on white.
+    Notification: {
+      styles: { description: { color: 'var(--mantine-color-text)' } },
+      defaultProps: { closeButtonProps: { 'aria-label': closeLabel } },
+    },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } },
+  },
 });
 
 /**
@@ -60,13 +71,21 @@ onSignedOut(() => {
   if (window.location.pathname !== '/login') void router.navigate(loginPathFor(window.location, 'expired'), { replace: true });
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
+function Root() {
+  const { t } = useTranslation();
+  const theme = useMemo(() => themeFor(t('common.close')), [t]);
+  return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
       <Notifications position="top-right" limit={4} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
     </MantineProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
   </StrictMode>,
 );

@@ -24,7 +24,7 @@ function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: ()
     onError: (err) => applyFieldErrors(form, err),
   });
   return (
-    <Modal opened={opened} onClose={onClose} title={t('password.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={onClose} title={t('password.title')} centered>
       <form onSubmit={form.onSubmit((v) => change.mutate(v))}>
         <Stack>
           <ErrorDisplay error={change.error} />

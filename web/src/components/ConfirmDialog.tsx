@@ -34,7 +34,7 @@ export function ConfirmDialog({ opened, title, message, word, confirmLabel, load
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={close} title={title} centered>
       <Stack>
         <Text size="sm">{message}</Text>
         {word !== undefined && (

@@ -137,7 +137,6 @@ export default function ServersPage() {
         title={drawerTitle}
         position="right"
         size={narrow ? '100%' : 'lg'}
-        closeButtonProps={{ 'aria-label': t('common.close') }}
         styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)', overflowWrap: 'anywhere' } }}
       >
         {creating ? (
