@@ -60,6 +60,17 @@ export async function extractUpload(stream: UploadStream, dest: string, limits: 
   }
 }
 
+/**
+ * Destroys the archive file's stream and waits until its descriptor is closed: the file is opened
+ * asynchronously, so without the wait it could appear after the caller removed the directory.
+ */
+async function destroyed(out: fs.WriteStream): Promise<void> {
+  if (out.closed) return;
+  const closed = once(out, 'close').catch(() => {});
+  out.destroy();
+  await closed;
+}
+
 /** Streams the upload to the archive file and the streaming extractor at once; returns its size. */
 async function receive(stream: UploadStream, limits: UploadLimits, streaming: StreamingZipExtractor): Promise<number> {
   let size = 0;
@@ -79,12 +90,12 @@ async function receive(stream: UploadStream, limits: UploadLimits, streaming: St
       if (out.writableNeedDrain) await once(out, 'drain');
     }
   } catch (err) {
-    out.destroy();
+    await destroyed(out);
     if (writeFailed !== null) throw storeError();
     throw limits.readError(err);
   }
   if (writeFailed !== null) {
-    out.destroy();
+    await destroyed(out);
     throw storeError();
   }
   out.end();
