@@ -53,7 +53,10 @@ describe.each(WIDTHS)('servers at %s', (viewport) => {
     expect(stored.body.host_key_fingerprint).toBe(s.hostKeyFingerprint);
 
     await detail.getByRole('button', { name: 'Forget host key' }).click();
-    await page.getByRole('dialog', { name: 'Forget host key' }).getByRole('button', { name: 'Confirm' }).click();
+    const forget = page.getByRole('dialog', { name: 'Forget host key' });
+    expect(await forget.getByRole('button', { name: 'Confirm' }).isDisabled()).toBe(true);
+    await forget.getByRole('textbox').fill(name);
+    await forget.getByRole('button', { name: 'Confirm' }).click();
     await detail.getByText('Not pinned yet: the first successful connection pins it.').waitFor();
     const forgotten = await e2e.svc.api<{ host_key_fingerprint: string | null }>('GET', `/api/servers/${id}`, undefined, { token });
     expect(forgotten.body.host_key_fingerprint).toBeNull();

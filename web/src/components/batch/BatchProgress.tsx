@@ -1,7 +1,7 @@
 /**
  * A push batch, live: the overall count, then one row per server with rsync's own progress
  * (percent, bytes, rate, time left) while it runs and its outcome and error when done. Rows
- * needing attention (running, failed) come first; a filter narrows big batches.
+ * needing attention (failed, then running) come first; a filter narrows big batches.
  */
 import { Group, Paper, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
@@ -10,7 +10,8 @@ import type { BatchStream, ServerProgress } from '../../api/batch-stream';
 import { formatBytes, formatDuration, formatRate } from '../../i18n/format';
 import { StatusBadge } from '../StatusBadge';
 
-const ORDER: Record<string, number> = { running: 0, failed: 1, pending: 2, skipped: 3, success: 4 };
+// Failures first, then what is still moving: what an operator acts on comes before what went well.
+const ORDER: Record<string, number> = { failed: 0, running: 1, pending: 2, skipped: 3, success: 4 };
 /** Rows rendered at once; a filter shows the rest. */
 const MAX_ROWS = 300;
 

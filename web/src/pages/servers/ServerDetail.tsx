@@ -147,6 +147,7 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
         opened={confirm === 'forget'}
         title={t('servers.forgetHostKey')}
         message={t('servers.forgetConfirm', { name: server.name })}
+        word={server.name}
         confirmLabel={t('common.confirm')}
         loading={forget.isPending}
         onConfirm={() => forget.mutate()}

@@ -137,11 +137,15 @@ describe('the server detail', () => {
     await waitFor(() => expect(search().get('server')).toBeNull());
   });
 
-  it('forgets the host key after a confirmation, and offers nothing to forget when none is pinned', async () => {
+  it('forgets the host key once the server name is typed, and offers nothing to forget when none is pinned', async () => {
     api.servers.forgetHostKey.mockResolvedValue({ ...web1, host_key_fingerprint: null });
     renderPage('/servers?server=1');
     await userEvent.click(await screen.findByRole('button', { name: 'Forget host key' }));
-    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Forget host key' })).getByRole('button', { name: 'Confirm' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Forget host key' });
+    const confirm = within(dialog).getByRole('button', { name: 'Confirm' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText(`Type ${web1.name} to confirm`), { target: { value: web1.name } });
+    await userEvent.click(confirm);
     expect(api.servers.forgetHostKey).toHaveBeenCalledWith(1);
     expect(await screen.findByText(/Not pinned yet/)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Forget host key' }) as HTMLButtonElement).disabled).toBe(true);
