@@ -30,7 +30,12 @@ describe.each(WIDTHS)('servers at %s', (viewport) => {
     await page.waitForURL(/[?&]server=\d+/);
     const id = Number(new URL(page.url()).searchParams.get('server'));
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
-    await page.getByRole('searchbox', { name: 'Search servers' }).fill(name);
+    // `/` puts the cursor in the search box, as in most consoles.
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press('/');
+    const search = page.getByRole('searchbox', { name: 'Search servers' });
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await search.fill(name);
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(name);
     const table = page.getByRole('table', { name: 'Servers' });
     await table.getByRole('link', { name }).click();
@@ -68,6 +73,14 @@ describe.each(WIDTHS)('servers at %s', (viewport) => {
     expect(text).toContain(`${e2e.svc.url}/api/agent/install.sh`);
     expect(text).toMatch(/FLEET_AGENT_TOKEN='[^']{20,}'/);
     await expectAccessible(page);
+
+    // The command palette (Ctrl+K) finds the server by name and opens it.
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('server')).toBeNull();
+    await page.keyboard.press('Control+K');
+    await page.getByRole('textbox', { name: 'Jump to…' }).fill(name);
+    await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('server')).toBe(String(id));
 
     await detail.getByRole('button', { name: 'Delete server' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete server' });

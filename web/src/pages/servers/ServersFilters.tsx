@@ -3,7 +3,7 @@
  * into the URL through `update`, which also sends the table back to page 1.
  */
 import { Grid, Select, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
+import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
 import type { FleetSort } from '@server/modules/servers/fleet-query.schemas';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -20,6 +20,9 @@ export function ServersFilters({ view, update }: { view: ServersView; update: (p
   const tags = useQuery({ queryKey: ['servers', 'tags'], queryFn: servers.tags, staleTime: 60_000 });
   const size = useTouchSize();
   const [text, setText] = useState(view.q);
+  // `/` focuses the search box, as in most consoles (ignored while typing in another field).
+  const searchBox = useRef<HTMLInputElement>(null);
+  useHotkeys([['/', () => searchBox.current?.focus()]]);
   const sent = useRef(view.q);
   const send = useDebouncedCallback((q: string) => {
     sent.current = q.trim();
@@ -41,6 +44,7 @@ export function ServersFilters({ view, update }: { view: ServersView; update: (p
     <Grid gap="sm" align="flex-end">
       <Grid.Col span={{ base: 12, md: 4 }}>
         <TextInput
+          ref={searchBox}
           size={size}
           label={t('servers.searchLabel')}
           placeholder={t('servers.searchPlaceholder')}
