@@ -102,7 +102,7 @@ export default function HistoryPage() {
       </Group>
       {list.error && <ErrorDisplay error={list.error} onRetry={() => void list.refetch()} />}
       {list.isPending ? (
-        <Stack gap="xs" aria-busy="true" aria-label={t('common.loading')}>
+        <Stack gap="xs" role="status" aria-busy="true" aria-label={t('common.loading')}>
           {[0, 1, 2, 3, 4].map((i) => (
             <Skeleton key={i} height={44} />
           ))}

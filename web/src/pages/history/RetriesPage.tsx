@@ -74,7 +74,7 @@ export default function RetriesPage() {
     >
       {list.error && <ErrorDisplay error={list.error} onRetry={() => void list.refetch()} />}
       {list.isPending ? (
-        <Stack gap="xs" aria-busy="true" aria-label={t('common.loading')}>
+        <Stack gap="xs" role="status" aria-busy="true" aria-label={t('common.loading')}>
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} height={48} />
           ))}

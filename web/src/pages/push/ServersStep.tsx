@@ -131,7 +131,7 @@ export function ServersStep({ selected, onChange }: { selected: Set<number>; onC
           {debounced ? t('servers.noMatch') : t('servers.empty')}
         </Text>
       )}
-      {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} size="sm" aria-label={t('push.stepServers')} />}
+      {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} size="sm" />}
     </Stack>
   );
 }

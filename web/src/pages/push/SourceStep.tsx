@@ -3,7 +3,7 @@
  * extracted by the service into a new staging directory, whose listing is shown; or an existing
  * staging directory is picked.
  */
-import { Alert, Button, FileButton, Group, List, Paper, Progress, Radio, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, FileButton, Group, List, Paper, Progress, Radio, ScrollArea, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { UploadZipResponse } from '@server/modules/staging/staging.schemas';
 import { IconFileZip, IconFolder } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -100,7 +100,8 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
               {t('push.stagingEmpty')}
             </Text>
           )}
-          <Radio.Group value={value ?? ''} onChange={onChange} aria-label={t('push.pickStaging')}>
+          {/* The heading above shows the name; the group's own (hidden) label names it for assistive tech. */}
+          <Radio.Group value={value ?? ''} onChange={onChange} label={<VisuallyHidden>{t('push.pickStaging')}</VisuallyHidden>}>
             <ScrollArea.Autosize mah={260}>
               <Stack gap={6}>
                 {dirs.data?.items.map((d) => (
