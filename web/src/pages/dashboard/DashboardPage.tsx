@@ -14,7 +14,7 @@ import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { Page } from '../../components/Page';
 import { StatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
-import { useLiveInvalidation } from './useLiveInvalidation';
+import { useLiveInvalidation } from '../../api/live-invalidation';
 
 function ServersCard({ s }: { s: DashboardView['servers'] }) {
   const { t } = useTranslation();

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatDateTime, formatDuration, formatRelative } from '../../i18n/format';
-import { useNow } from './useNow';
+import { useNow } from '../../components/use-now';
 
 type T = (key: string, o?: Record<string, unknown>) => string;
 

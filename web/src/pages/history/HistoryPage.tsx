@@ -14,7 +14,7 @@ import { push } from '../../api/endpoints';
 import type { LiveMessage } from '../../api/socket';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
-import { useLiveInvalidation } from '../dashboard/useLiveInvalidation';
+import { useLiveInvalidation } from '../../api/live-invalidation';
 import { BatchesTable } from './BatchesTable';
 
 const PAGE_SIZE = 20;

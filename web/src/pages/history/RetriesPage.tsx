@@ -15,9 +15,9 @@ import { retries } from '../../api/endpoints';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
-import { useLiveInvalidation } from '../dashboard/useLiveInvalidation';
+import { useLiveInvalidation } from '../../api/live-invalidation';
 import { type RetryJob, RetriesTable } from './RetriesTable';
-import { useNow } from './useNow';
+import { useNow } from '../../components/use-now';
 
 const KEY = ['retries', 'list'];
 /** The worker sweeps every few seconds; a waiting job's status is worth re-reading this often. */

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { servers } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
-import { useLiveInvalidation } from '../dashboard/useLiveInvalidation';
+import { useLiveInvalidation } from '../../api/live-invalidation';
 import { ServerDetail } from './ServerDetail';
 import { ServerForm } from './ServerForm';
 import { ServersFilters } from './ServersFilters';

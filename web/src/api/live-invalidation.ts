@@ -1,7 +1,7 @@
 /** Refetches the given queries when the live socket reports what changes them (debounced). */
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { type LiveMessage, liveSocket } from '../../api/socket';
+import { type LiveMessage, liveSocket } from './socket';
 
 export function useLiveInvalidation(keys: QueryKey[], matches: (m: LiveMessage) => boolean, delayMs = 500): void {
   const client = useQueryClient();
