@@ -19,6 +19,7 @@ import { logOptions } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
+import { errorCodesMarkdown } from './core/error-codes.js';
 import type { ProcessRole } from './platform/process-role.js';
 
 declare module 'fastify' {
@@ -58,7 +59,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // get the same {detail} shape as every other error.
     frameworkErrors: (err, _req, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid' });
+      void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid', code: 'invalid_url' });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -87,7 +88,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Fleet Admin API', version: config.version },
+      info: { title: 'Fleet Admin API', version: config.version, description: errorCodesMarkdown() },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

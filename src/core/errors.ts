@@ -1,15 +1,19 @@
 /**
  * Typed domain errors. Services throw these; the single HTTP error mapper in
- * `src/app-errors.ts` turns them into `{ detail }` responses. The message is the
- * client-facing detail, so it must never carry secrets, stack traces or SQL.
+ * `src/http/error-handler.ts` turns them into `{ detail, code }` responses. The message is the
+ * client-facing detail, so it must never carry secrets, stack traces or SQL. The code comes
+ * from the catalogue in `error-codes.ts`: a throw site names a sharp one (`server_not_found`)
+ * where a client may want to react to it, else each class's generic code is used.
  */
 import { DecryptionError } from './crypto.js';
+import type { ErrorCode } from './error-codes.js';
 
 export class DomainError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly code: ErrorCode = 'bad_request',
   ) {
     super(message);
     this.name = new.target.name;
@@ -18,35 +22,39 @@ export class DomainError extends Error {
 
 /** 400: a business-rule validation failure. */
 export class BadRequestError extends DomainError {
-  constructor(message: string) {
-    super(400, message);
+  constructor(message: string, code: ErrorCode = 'bad_request') {
+    super(400, message, {}, code);
   }
 }
 
 export class UnauthorizedError extends DomainError {
-  constructor(message = 'Not authenticated') {
-    super(401, message);
+  constructor(message = 'Not authenticated', code: ErrorCode = 'unauthorized') {
+    super(401, message, {}, code);
   }
 }
 
 export class ForbiddenError extends DomainError {
-  constructor(message = 'Forbidden') {
-    super(403, message);
+  constructor(message = 'Forbidden', code: ErrorCode = 'forbidden') {
+    super(403, message, {}, code);
   }
 }
 
 /** 403: a path outside staging or a forbidden system path. */
-export class ForbiddenPathError extends ForbiddenError {}
+export class ForbiddenPathError extends ForbiddenError {
+  constructor(message: string, code: ErrorCode = 'forbidden') {
+    super(message, code);
+  }
+}
 
 export class NotFoundError extends DomainError {
-  constructor(message = 'Not found') {
-    super(404, message);
+  constructor(message = 'Not found', code: ErrorCode = 'not_found') {
+    super(404, message, {}, code);
   }
 }
 
 export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, code: ErrorCode = 'conflict') {
+    super(409, message, {}, code);
   }
 }
 
@@ -56,27 +64,27 @@ export class UnprocessableError extends DomainError {
     message: string,
     readonly errors: Array<{ path: string; message: string }> = [],
   ) {
-    super(422, message);
+    super(422, message, {}, 'validation_failed');
   }
 }
 
 export class TooManyRequestsError extends DomainError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  constructor(message: string, retryAfterSeconds: number, code: ErrorCode = 'rate_limited') {
+    super(429, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) }, code);
   }
 }
 
 /** 500 with a deliberate, safe message (local I/O failure, decryption failure, ...). */
 export class InternalError extends DomainError {
-  constructor(message: string) {
-    super(500, message);
+  constructor(message: string, code: ErrorCode = 'internal_error') {
+    super(500, message, {}, code);
   }
 }
 
 /** 502: an upstream (SSH connection, bot API) failed. */
 export class BadGatewayError extends DomainError {
-  constructor(message: string) {
-    super(502, message);
+  constructor(message: string, code: ErrorCode = 'bad_gateway') {
+    super(502, message, {}, code);
   }
 }
 
@@ -87,7 +95,7 @@ export class RemoteExecError extends DomainError {
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(400, message);
+    super(400, message, {}, 'remote_command_failed');
   }
 }
 

@@ -42,7 +42,7 @@ export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
       if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key');
       req.actor = { adminId: null, username: 'api', ip };
       // The key is for machines: whoever holds it must not be able to mint or take over admins.
-      if (req.routeOptions.config?.adminOnly) throw new ForbiddenError(API_KEY_REFUSED);
+      if (req.routeOptions.config?.adminOnly) throw new ForbiddenError(API_KEY_REFUSED, 'api_key_refused');
       return;
     }
     throw new UnauthorizedError('Not authenticated');

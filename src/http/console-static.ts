@@ -49,7 +49,7 @@ export async function installConsole(app: FastifyInstance, dir: string | null): 
     const wantsPage = (req.headers.accept ?? '').includes('text/html');
     if (!built) {
       if (!wantsPage && pathname !== '/') return false;
-      reply.code(503).send({ detail: 'The web console is not built: run `npm run build`' });
+      reply.code(503).send({ detail: 'The web console is not built: run `npm run build`', code: 'console_not_built' });
       return true;
     }
     const file = pathname.slice(1);

@@ -1,11 +1,13 @@
 /**
- * The one mapper from errors to HTTP: domain errors keep their status and message, schema
- * failures become 422 `{detail, errors}`, Fastify's own client errors keep their 4xx, and
+ * The one mapper from errors to HTTP: every answer is `{ detail, code }` with a code from the
+ * catalogue (`core/error-codes.ts`). Domain errors keep their status, message and code, schema
+ * failures become 422 `{detail, code, errors}`, Fastify's own client errors keep their 4xx, and
  * anything else is a bare 500 — the stack and message stay in the log.
  */
 import type { ConsoleFallback } from './console-static.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, UnprocessableError } from '../core/errors.js';
+import type { ErrorCode } from '../core/error-codes.js';
 import { DecryptionError } from '../core/crypto.js';
 
 interface ValidationIssue {
@@ -21,36 +23,54 @@ function issuePath(context: string | undefined, v: ValidationIssue): string {
   return parts.join('.');
 }
 
-const CLIENT_MESSAGES: Record<string, [number, string]> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported content type'],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Body is not valid JSON'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Body cannot be empty when content-type is application/json'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
-  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'The request is not multipart'],
-  FST_REQ_FILE_TOO_LARGE: [400, 'Uploaded file is too large'],
-  FST_PARTS_LIMIT: [413, 'Too many multipart parts'],
-  FST_FILES_LIMIT: [413, 'Too many files'],
-  FST_FIELDS_LIMIT: [413, 'Too many fields'],
+const CLIENT_MESSAGES: Record<string, [number, string, ErrorCode]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large', 'body_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported content type', 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Body is not valid JSON', 'invalid_json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Body cannot be empty when content-type is application/json', 'invalid_json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body', 'bad_request'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'The request is not multipart', 'unsupported_media_type'],
+  FST_REQ_FILE_TOO_LARGE: [400, 'Uploaded file is too large', 'body_too_large'],
+  FST_PARTS_LIMIT: [413, 'Too many multipart parts', 'body_too_large'],
+  FST_FILES_LIMIT: [413, 'Too many files', 'body_too_large'],
+  FST_FIELDS_LIMIT: [413, 'Too many fields', 'body_too_large'],
 };
+
+/** The generic code of a status no throw site named: a client can still tell classes apart. */
+export function codeForStatus(status: number): ErrorCode {
+  const byStatus: Record<number, ErrorCode> = {
+    400: 'bad_request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not_found',
+    409: 'conflict',
+    413: 'body_too_large',
+    414: 'invalid_url',
+    415: 'unsupported_media_type',
+    422: 'validation_failed',
+    429: 'rate_limited',
+    502: 'bad_gateway',
+  };
+  return byStatus[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+}
 
 /** `fallback` may answer a request no route took (the web console's pages) before the JSON 404. */
 export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFallback | null = null): void {
   app.setNotFoundHandler((req, reply) => {
     if (fallback?.(req, reply)) return;
-    reply.code(404).send({ detail: `Not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}` });
+    reply.code(404).send({ detail: `Not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}`, code: 'route_not_found' });
   });
 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof UnprocessableError) {
-      return reply.code(422).send({ detail: err.message, errors: err.errors });
+      return reply.code(422).send({ detail: err.message, code: err.code, errors: err.errors });
     }
     if (err instanceof DomainError) {
       if (err.statusCode >= 500) req.log.warn({ err: err.message, status: err.statusCode }, 'request failed');
-      return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message });
+      return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message, code: err.code });
     }
     if (err instanceof DecryptionError) {
-      return reply.code(500).send({ detail: err.message });
+      return reply.code(500).send({ detail: err.message, code: 'decryption_failed' });
     }
     if (err.validation) {
       const errors = (err.validation as ValidationIssue[]).map((v) => ({
@@ -60,16 +80,17 @@ export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFall
       const first = errors[0];
       return reply.code(422).send({
         detail: first ? `Validation failed: ${first.path} ${first.message}` : 'Validation failed',
+        code: 'validation_failed',
         errors,
       });
     }
     const known = err.code ? CLIENT_MESSAGES[err.code] : undefined;
-    if (known) return reply.code(known[0]).send({ detail: known[1] });
+    if (known) return reply.code(known[0]).send({ detail: known[1], code: known[2] });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: String(err.message || 'Bad request').slice(0, 300) });
+      return reply.code(status).send({ detail: String(err.message || 'Bad request').slice(0, 300), code: codeForStatus(status) });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ detail: 'Internal server error' });
+    return reply.code(500).send({ detail: 'Internal server error', code: 'internal_error' });
   });
 }

@@ -34,6 +34,6 @@ export const API_KEY_REFUSED = 'This action needs an administrator login, not th
 /** The admin record of an authenticated request (routes that need the password hash, e.g. reveal). */
 export function requireAdmin(req: FastifyRequest): AdminRow {
   // Only the API key authenticates without an admin row, and it is authenticated: 403, not 401.
-  if (!req.admin) throw new ForbiddenError(API_KEY_REFUSED);
+  if (!req.admin) throw new ForbiddenError(API_KEY_REFUSED, 'api_key_refused');
   return req.admin;
 }

@@ -5,12 +5,17 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 
-/** Every error answer: `{ detail }` (a 422 adds `errors`, see the error handler). */
-export const ErrorResponse = Type.Object({ detail: Type.String() });
+/**
+ * Every error answer: `{ detail, code }` (a 422 adds `errors`, see the error handler). `code` is
+ * one of the catalogue's (`core/error-codes.ts`); it is typed as a string here so that a client
+ * built against an older catalogue still reads a newer code (and falls back to `detail`).
+ */
+export const ErrorResponse = Type.Object({ detail: Type.String(), code: Type.String() });
 
 /** A 422: the first problem in `detail`, and each field's problem in `errors` (paths like `body.name`). */
 export const ValidationErrorResponse = Type.Object({
   detail: Type.String(),
+  code: Type.String(),
   errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
 });
 

@@ -68,7 +68,7 @@ describe('web console serving', () => {
 
   it('says how to build the console when it is not built', async () => {
     const res = await unbuilt.app.inject({ url: '/', headers: HTML });
-    expect([res.statusCode, res.json()]).toEqual([503, { detail: 'The web console is not built: run `npm run build`' }]);
+    expect([res.statusCode, res.json()]).toEqual([503, { detail: 'The web console is not built: run `npm run build`', code: 'console_not_built' }]);
     expect((await unbuilt.app.inject({ url: '/api/nope' })).statusCode).toBe(404);
   });
 

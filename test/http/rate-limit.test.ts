@@ -39,7 +39,7 @@ describe.each(cacheKinds())('anonymous rate limit on %s', (cache) => {
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
     expect(statuses.slice(0, AUTH_LIMIT_PER_MINUTE - 1).every((s) => s === 401)).toBe(true);
-    expect(last?.json()).toEqual({ detail: 'Too many requests; try again later' });
+    expect(last?.json()).toEqual({ detail: 'Too many requests; try again later', code: 'rate_limited' });
     expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
 
     // Another address is not affected, nor is an authenticated route from the limited one.

@@ -1,4 +1,5 @@
 import { BadGatewayError, RemoteExecError } from '../../core/errors.js';
+import type { ErrorCode } from '../../core/error-codes.js';
 
 /**
  * Every message here is client-facing (the HTTP error mapper turns DomainErrors into
@@ -26,6 +27,16 @@ export function formatHostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
+const SSH_ERROR_CODES: Record<SshConnectionErrorKind, ErrorCode> = {
+  refused: 'ssh_unreachable',
+  timeout: 'ssh_unreachable',
+  dns: 'ssh_unreachable',
+  closed: 'ssh_unreachable',
+  other: 'ssh_unreachable',
+  auth_failed: 'ssh_auth_failed',
+  host_key_mismatch: 'ssh_host_key_mismatch',
+};
+
 /** 502: the SSH upstream could not be reached or refused us. */
 export class SshConnectionError extends BadGatewayError {
   constructor(
@@ -33,7 +44,7 @@ export class SshConnectionError extends BadGatewayError {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, SSH_ERROR_CODES[kind]);
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }

@@ -41,7 +41,7 @@ export class AuthService {
     const actor: Actor = { adminId: null, username: input.username, ip };
     if (!(await this.d.guard.isAllowed(ip))) {
       await this.d.audit.record(actor, 'login_ip_blocked', { type: 'admin', detail: `ip=${ip}` });
-      throw new ForbiddenError('ip_blocked');
+      throw new ForbiddenError('ip_blocked', 'ip_blocked');
     }
     // The attempt is counted before the password is checked (parallel requests cannot outrun it).
     const slot = await this.d.guard.reserve(input.username, ip);
@@ -56,7 +56,7 @@ export class AuthService {
           // The password was right: asking for the code is no failure.
           await slot.release();
           await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: admin.id, detail: 'totp_required' });
-          throw new UnauthorizedError('totp_required');
+          throw new UnauthorizedError('totp_required', 'totp_required');
         }
         if (!(await this.acceptTotp(admin, admin.totp_secret_enc, input.totp_code))) {
           return await this.fail(slot, actor, 'totp_invalid', 'totp_invalid', admin.id);
@@ -74,7 +74,7 @@ export class AuthService {
   private async fail(slot: AttemptSlot, actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
     await slot.failed();
     await this.d.audit.record(actor, 'login_failed', { type: 'admin', id: adminId ?? null, detail: reason });
-    throw new UnauthorizedError(message);
+    throw new UnauthorizedError(message, reason === 'totp_invalid' ? 'totp_invalid' : 'invalid_credentials');
   }
 
   /** The admin behind an access token, or null when the token is bad, expired or revoked. */
@@ -139,7 +139,7 @@ export class AuthService {
 
   async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
     // A new secret replaces the active one: while TOTP is on, only disable (with the password) may do that.
-    if (admin.totp_enabled) throw new ConflictError('totp_enabled');
+    if (admin.totp_enabled) throw new ConflictError('totp_enabled', 'totp_enabled');
     const secret = new OTPAuth.Secret({ size: 20 });
     const totp = this.totp(secret.base32, admin.username);
     // Stored but not active until a code proves the authenticator has it.
@@ -149,7 +149,7 @@ export class AuthService {
   }
 
   async totpEnable(admin: AdminRow, actor: Actor, code: string): Promise<void> {
-    if (admin.totp_enabled) throw new ConflictError('totp_enabled');
+    if (admin.totp_enabled) throw new ConflictError('totp_enabled', 'totp_enabled');
     if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
     if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code');
     await this.d.admins.setTotp(admin.id, admin.totp_secret_enc, true);

@@ -50,7 +50,7 @@ export class RefreshSessions {
         type: 'admin',
         detail: `refresh ip=${ip}`,
       });
-      throw new ForbiddenError('ip_blocked');
+      throw new ForbiddenError('ip_blocked', 'ip_blocked');
     }
     const claims = await this.d.tokens.verify(refreshToken, 'refresh');
     // Tokens from before families existed carry none: they cannot be tracked, so they end here.

@@ -50,7 +50,7 @@ export class ServersService {
   /** The stored row (with encrypted secrets) — for services; routes return `view(id)`. */
   async get(id: number): Promise<ServerRow> {
     const row = await this.d.repo.findById(id);
-    if (!row) throw new NotFoundError('Server not found');
+    if (!row) throw new NotFoundError('Server not found', 'server_not_found');
     return row;
   }
 
@@ -145,7 +145,7 @@ export class ServersService {
     } catch (err) {
       throw this.duplicateName(err, patch.name ?? current.name);
     }
-    if (!row) throw new NotFoundError('Server not found');
+    if (!row) throw new NotFoundError('Server not found', 'server_not_found');
     // Address, credentials or pin may have changed: later operations connect afresh.
     this.d.ssh.forget(id);
     const changed = Object.keys(patch)
@@ -172,14 +172,14 @@ export class ServersService {
 
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.get(id);
-    if (!(await this.d.repo.delete(id))) throw new NotFoundError('Server not found');
+    if (!(await this.d.repo.delete(id))) throw new NotFoundError('Server not found', 'server_not_found');
     this.d.ssh.forget(id);
     await this.d.audit.record(actor, 'delete_server', { type: 'server', id, detail: `name=${row.name}` });
   }
 
   async forgetHostKey(actor: Actor, id: number): Promise<ServerView> {
     const before = await this.get(id);
-    if (!(await this.d.repo.clearHostKey(id, nowIso()))) throw new NotFoundError('Server not found');
+    if (!(await this.d.repo.clearHostKey(id, nowIso()))) throw new NotFoundError('Server not found', 'server_not_found');
     // Pooled connections were verified against the old key; the next one pins afresh.
     this.d.ssh.forget(id);
     await this.d.audit.record(actor, 'forget_host_key', {

@@ -117,7 +117,7 @@ export class StagingPaths {
    */
   async resolveInsideStaging(input: string, what = 'Path'): Promise<string> {
     const resolved = await resolvePath(input);
-    if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`);
+    if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`, 'path_outside_staging');
     return resolved;
   }
 
@@ -129,7 +129,7 @@ export class StagingPaths {
     const resolved = await resolvePath(input);
     const st = await fs.promises.stat(resolved).catch(() => null);
     if (!st?.isDirectory()) throw new BadRequestError(`${what} is not a directory`);
-    if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`);
+    if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`, 'path_outside_staging');
     return resolved;
   }
 

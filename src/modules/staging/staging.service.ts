@@ -103,7 +103,7 @@ export class StagingService {
     if (!srcStat) throw new NotFoundError('Path not found');
     const wanted = path.join(path.dirname(source), name);
     const resolvedTarget = await resolvePath(wanted);
-    if (!this.paths.isInside(resolvedTarget)) throw new ForbiddenPathError('The new name is outside the staging area');
+    if (!this.paths.isInside(resolvedTarget)) throw new ForbiddenPathError('The new name is outside the staging area', 'path_outside_staging');
     if (await fs.promises.lstat(wanted).then(() => true, () => false)) {
       throw new BadRequestError('An entry with the new name already exists');
     }
@@ -156,7 +156,7 @@ export class StagingService {
     if (raw.split('/').includes('..')) throw new BadRequestError('Path must not contain ".." components');
     const resolved = await resolvePath(raw);
     const forbidden = FORBIDDEN_SOURCE_ROOTS.find((root) => isSameOrUnder(resolved, root));
-    if (forbidden) throw new ForbiddenPathError(`Source path must not be under ${forbidden}`);
+    if (forbidden) throw new ForbiddenPathError(`Source path must not be under ${forbidden}`, 'protected_path');
     const st = await fs.promises.stat(resolved).catch((err) => {
       if (isPermission(err)) throw new ForbiddenPathError('Permission denied');
       return null;

@@ -20,7 +20,7 @@ describe.each(cacheKinds())('lockout on %s cache', (cache) => {
     const retry = Number(locked.headers['retry-after']);
     expect(retry).toBeGreaterThan(800);
     expect(retry).toBeLessThanOrEqual(900);
-    expect(locked.json()).toEqual({ detail: expect.any(String) });
+    expect(locked.json()).toEqual({ detail: expect.any(String), code: expect.any(String) });
     const right = await login(t, ADMIN_PASSWORD);
     expect(right.statusCode).toBe(429);
     expect(right.body).toBe(locked.body);
@@ -50,7 +50,7 @@ describe('login IP allowlist', () => {
     await t.app.services.settings.set('login_allowlist_enabled', 'true');
     const res = await login(t, ADMIN_PASSWORD);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: 'ip_blocked' });
+    expect(res.json()).toEqual({ detail: 'ip_blocked', code: 'ip_blocked' });
     const audit = await t.app.inject({ url: '/api/audit?action=login_ip_blocked', headers: { 'x-api-key': await apiKey(t) } });
     expect(audit.json().total).toBe(1);
     // The allowlist check comes before the lockout and the credentials: a wrong password is still 403.

@@ -58,7 +58,7 @@ describe('authentication covers every route', () => {
       ]) {
         const res = await t.app.inject({ method, url, headers });
         expect(res.statusCode, `${r.method} ${r.url} with ${JSON.stringify(Object.keys(headers))}`).toBe(401);
-        expect(res.json()).toEqual({ detail: expect.any(String) });
+        expect(res.json()).toEqual({ detail: expect.any(String), code: expect.any(String) });
       }
     }
   });

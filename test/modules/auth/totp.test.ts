@@ -45,10 +45,10 @@ describe.each(dbKinds())('TOTP on %s', (db) => {
     const a = await enrolled();
     const again = await t.app.inject({ method: 'POST', url: '/api/auth/totp/setup', headers: a.h });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ detail: 'totp_enabled' });
+    expect(again.json()).toEqual({ detail: 'totp_enabled', code: 'totp_enabled' });
     expect((await t.app.inject({ url: '/api/auth/me', headers: a.h })).json().totp_enabled).toBe(true);
     const noCode = await login(t, { username: a.username, password: a.password });
-    expect(noCode.json()).toEqual({ detail: 'totp_required' });
+    expect(noCode.json()).toEqual({ detail: 'totp_required', code: 'totp_required' });
     // Turning it off takes the password; then setup works again.
     const off = await t.app.inject({ method: 'POST', url: '/api/auth/totp/disable', headers: a.h, payload: { current_password: a.password } });
     expect(off.statusCode).toBe(200);
@@ -61,7 +61,7 @@ describe.each(dbKinds())('TOTP on %s', (db) => {
     expect((await login(t, { username: a.username, password: a.password, totp_code: code })).statusCode).toBe(200);
     const replay = await login(t, { username: a.username, password: a.password, totp_code: code });
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toEqual({ detail: 'totp_invalid' });
+    expect(replay.json()).toEqual({ detail: 'totp_invalid', code: 'totp_invalid' });
     // An older step than the last one used is refused as well.
     expect((await login(t, { username: a.username, password: a.password, totp_code: a.code(0) })).statusCode).toBe(401);
   });
@@ -70,7 +70,7 @@ describe.each(dbKinds())('TOTP on %s', (db) => {
     const a = await enrolled();
     const replay = await login(t, { username: a.username, password: a.password, totp_code: a.enableCode });
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toEqual({ detail: 'totp_invalid' });
+    expect(replay.json()).toEqual({ detail: 'totp_invalid', code: 'totp_invalid' });
     expect((await login(t, { username: a.username, password: a.password, totp_code: a.code(1) })).statusCode).toBe(200);
   });
 

@@ -91,7 +91,7 @@ describe.each(dbKinds())('POST /api/sync/browse on %s', (db) => {
     }
     const res = await r.post('/api/sync/browse', { server_id: 999_999, path: '/' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: 'Server not found' });
+    expect(res.json()).toEqual({ detail: 'Server not found', code: 'server_not_found' });
     expect((await r.post('/api/sync/browse', { server_id: 'abc', path: '/' })).statusCode).toBe(422);
   });
 

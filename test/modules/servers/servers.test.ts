@@ -169,7 +169,7 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
     for (const body of cases) {
       const res = await call('POST', '/api/servers', { host: '127.0.0.1', ...body, ...('host' in body ? { host: body.host } : {}) });
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
-      expect(res.json()).toEqual({ detail: expect.stringMatching(/^Validation failed: body/), errors: expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^body/) })]) });
+      expect(res.json()).toEqual({ detail: expect.stringMatching(/^Validation failed: body/), code: 'validation_failed', errors: expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^body/) })]) });
     }
     const s = (await create({ name: 'schema-put' })).json();
     expect((await call('PUT', `/api/servers/${s.id}`, { port: 70000 })).statusCode).toBe(422);
