@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildIfStale } from '../../../scripts/build-if-stale.js';
 import { CHROMIUM } from './browser.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -27,38 +28,9 @@ function ensureChromium(): void {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
 }
 
-/** The newest modification time of the files under `p` (a file or a directory). */
-function newest(p: string): number {
-  if (!fs.existsSync(p)) return 0;
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const d of fs.readdirSync(p, { recursive: true, withFileTypes: true })) {
-    if (d.isFile()) max = Math.max(max, fs.statSync(path.join(d.parentPath, d.name)).mtimeMs);
-  }
-  return max;
-}
-
-/** What the build reads (the server's schemas reach it as types only, which never change its output). */
-const WEB_INPUTS = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts'];
-
-export function webBuildIsStale(root = ROOT): boolean {
-  const built = path.join(root, 'web/dist/.vite/manifest.json');
-  if (!fs.existsSync(built) || !fs.existsSync(path.join(root, 'web/dist/index.html'))) return true;
-  const builtAt = fs.statSync(built).mtimeMs;
-  return WEB_INPUTS.some((p) => newest(path.join(root, p)) > builtAt);
-}
-
+/** The console served by the journeys is the current one: rebuilt when web/src is newer. */
 export function ensureWebBuild(root = ROOT): void {
-  if (!webBuildIsStale(root)) return;
-  process.stderr.write('web/dist is missing or older than web/src: building it (vite build)…\n');
-  // NODE_ENV set explicitly: vitest runs this with NODE_ENV=test, and vite would then bundle React's
-  // development build (three times the size, several times slower to render).
-  execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  buildIfStale(root, 'console');
 }
 
 function ensureTsx(): void {
