@@ -1,9 +1,13 @@
 /** jsdom lacks a few browser APIs Mantine reads; these stand-ins only answer "no". */
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import '../src/i18n';
 
 afterEach(() => cleanup());
+
+// findBy*/waitFor wait for a condition, they do not time it: on a machine whose cores are all busy a
+// render can take seconds, and RTL's default of one second then fails tests that are right.
+configure({ asyncUtilTimeout: 10_000 });
 
 window.matchMedia ??= (query: string) =>
   ({
