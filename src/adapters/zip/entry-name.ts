@@ -16,9 +16,8 @@ import yauzl, { type Entry } from 'yauzl';
 import { BadRequestError } from '../../core/errors.js';
 import { invalidArchive } from './entry.js';
 
-export const NAME_ENCODINGS = ['utf-8', 'gb18030', 'cp437'] as const;
 /** How the archive's unmarked names were decoded (marked names are always UTF-8). */
-export type NameEncoding = (typeof NAME_ENCODINGS)[number];
+export type NameEncoding = 'utf-8' | 'gb18030' | 'cp437';
 /** `auto` chooses per archive (see NameEncodingGuess); the others are fixed. */
 export type NameEncodingChoice = 'auto' | NameEncoding;
 

@@ -52,11 +52,7 @@ export interface StreamedArchive {
   tail: ArchiveTail | null;
   /** Bytes written to files. */
   written: number;
-  /**
-   * The encoding unmarked names were read with, judged from every local header. Under `auto`
-   * an earlier name may have been read with an earlier guess; the central directory check then
-   * finds the name different and the stored archive is extracted instead.
-   */
+  /** Judged from all local headers; a name read under an earlier guess fails the confirmation. */
   nameEncoding: NameEncoding;
 }
 

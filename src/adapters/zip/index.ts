@@ -14,7 +14,7 @@ import { StreamingZipExtractor } from './extract-streaming.js';
 import type { NameEncodingChoice } from './entry-name.js';
 
 export type { ExtractResult } from './extract-stored.js';
-export { NAME_ENCODINGS, type NameEncoding, type NameEncodingChoice } from './entry-name.js';
+export type { NameEncoding, NameEncodingChoice } from './entry-name.js';
 
 /** The incoming file: a stream that may end early with `truncated` set (a size cap was hit). */
 export type UploadStream = Readable & { truncated?: boolean };
