@@ -83,7 +83,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     requireCurrentPassword: auth.auth.requireCurrentPassword.bind(auth.auth),
   });
   const staging = createStagingModule({
-    prefix: config.stagingPrefix, audit, log, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,
+    prefix: config.stagingPrefix, audit, log, settings, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,
   });
   const remote = createRemoteModule({ servers: servers.servers, ssh, audit, staging: staging.paths, uploadMaxBytes: config.uploadMaxBytes });
 

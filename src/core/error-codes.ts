@@ -42,6 +42,9 @@ export const ERROR_CODES = {
   // Paths.
   path_outside_staging: 'The path resolves outside the staging area',
   protected_path: 'The path is a protected system directory',
+  // ZIP uploads.
+  zip_name_too_long: 'A ZIP entry name has a path segment longer than 255 bytes of UTF-8',
+  zip_name_undecodable: 'A ZIP entry name is not valid in its encoding (marked UTF-8, or the zip_name_encoding setting)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -11,21 +11,23 @@ import type { Entry, ZipFile } from 'yauzl';
 import type { ExtractResult } from './extract-stored.js';
 import { openZip, readNextEntry, ZIP_OPTIONS } from './extract-stored.js';
 import { plan } from './entry.js';
+import { entryName, NameEncodingGuess, rawName, type NameEncodingChoice } from './entry-name.js';
 import type { StreamedArchive, StreamedEntry } from './extract-streaming.js';
 import { openZipWithTail } from './tail-reader.js';
 
 export interface ConfirmLimits {
   maxEntries: number;
   listLimit: number;
+  names: NameEncodingChoice;
 }
 
 /** Metadata fix-ups applied at once; they are cheap syscalls, the thread pool has four threads. */
 const FIXUP_BATCH = 16;
 
-function sameEntry(entry: Entry, s: StreamedEntry): boolean {
+function sameEntry(entry: Entry, name: string, s: StreamedEntry): boolean {
   return (
     entry.relativeOffsetOfLocalHeader === s.offset &&
-    entry.fileName === s.name &&
+    name === s.name &&
     entry.compressionMethod === s.method &&
     entry.compressedSize === s.compressedSize &&
     entry.uncompressedSize === s.uncompressedSize &&
@@ -54,6 +56,9 @@ export async function confirmStreamed(
   zip.on('error', () => {});
   try {
     if (zip.entryCount !== streamed.entries.length || zip.entryCount > limits.maxEntries) return null;
+    // Names are read with the streamed choice; under `auto` the central directory's own choice,
+    // known after its last name, must be the same, or some name may have been read wrongly.
+    const guess = new NameEncodingGuess();
     const fixups: Array<() => Promise<void>> = [];
     const files: string[] = [];
     let fileCount = 0;
@@ -63,8 +68,11 @@ export async function confirmStreamed(
       let mode: number;
       try {
         entry = await readNextEntry(zip);
-        if (!entry || !sameEntry(entry, s)) return null;
-        ({ kind, mode } = plan(entry, dest));
+        if (!entry) return null;
+        guess.observe(rawName(entry));
+        const name = entryName(rawName(entry), streamed.nameEncoding);
+        if (!sameEntry(entry, name, s)) return null;
+        ({ kind, mode } = plan(entry, name, dest));
       } catch {
         return null;
       }
@@ -77,10 +85,11 @@ export async function confirmStreamed(
       if (mtime.getTime() !== s.mtime) fixups.push(() => fs.promises.utimes(s.target, mtime, mtime));
     }
     if (fileCount === 0) return null;
+    if (limits.names === 'auto' && guess.encoding !== streamed.nameEncoding) return null;
     for (let i = 0; i < fixups.length; i += FIXUP_BATCH) {
       await Promise.all(fixups.slice(i, i + FIXUP_BATCH).map((fix) => fix()));
     }
-    return { fileCount, files, uncompressedBytes: streamed.written };
+    return { fileCount, files, uncompressedBytes: streamed.written, nameEncoding: streamed.nameEncoding };
   } finally {
     zip.close();
   }

@@ -27,9 +27,8 @@ export interface Planned {
 }
 
 /**
- * Where an entry named `name` lands under `dest`. yauzl already refuses absolute names, `..`
- * segments and backslashes in the central directory; this is the backstop, and the only check for
- * names read from local headers while an upload streams in.
+ * Where an entry named `name` lands under `dest`. `entryName` already refuses absolute names, `..`
+ * segments and backslashes; this is the backstop that the path stays inside `dest`.
  */
 export function entryPath(name: string, dest: string): { rel: string; target: string } {
   if (name.includes('\0')) throw invalidArchive('an entry name contains a NUL byte');
@@ -42,9 +41,11 @@ export function entryPath(name: string, dest: string): { rel: string; target: st
   return { rel, target };
 }
 
-/** Checks one entry and decides what it becomes; throws a 400 for anything not a plain file or directory. */
-export function plan(entry: Entry, dest: string): Planned {
-  const name = entry.fileName;
+/**
+ * Checks one entry, whose decoded name is `name` (from `entryName`), and decides what it becomes;
+ * throws a 400 for anything not a plain file or directory.
+ */
+export function plan(entry: Entry, name: string, dest: string): Planned {
   const { rel, target } = entryPath(name, dest);
 
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;

@@ -15,6 +15,7 @@ import path from 'node:path';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
 import { createEntryInflate, EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './entry.js';
+import { entryName, NameEncodingGuess, rawName, type NameEncoding, type NameEncodingChoice } from './entry-name.js';
 
 export interface ExtractLimits {
   /** Cap on the total bytes written (counted while inflating, not taken from headers). */
@@ -25,6 +26,8 @@ export interface ExtractLimits {
   listLimit: number;
   /** Entries extracted at once (overlaps inflate on the thread pool with file writes). */
   concurrency?: number;
+  /** How names the archive does not mark as UTF-8 are read (see entry-name.ts). */
+  names: NameEncodingChoice;
 }
 
 export interface ExtractResult {
@@ -32,6 +35,8 @@ export interface ExtractResult {
   /** Relative paths of the first `listLimit` files, in archive order. */
   files: string[];
   uncompressedBytes: number;
+  /** The encoding the unmarked names were read with. */
+  nameEncoding: NameEncoding;
 }
 
 const READ_CHUNK = 1024 * 1024;
@@ -49,8 +54,12 @@ function classify(err: unknown): DomainError {
   return new InternalError('Archive extraction failed');
 }
 
-/** Strict names (no absolute paths, `..` or backslashes) and sizes checked against the headers. */
-export const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true };
+/**
+ * Raw names (`decodeStrings: false`): yauzl would read every unmarked name as CP437 and judge
+ * that reading; `entryName` decodes them and applies the same strict rules (no absolute paths,
+ * `..` or backslashes). Sizes are checked against the headers.
+ */
+export const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true };
 
 export function openZip(archive: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
@@ -98,6 +107,7 @@ class Extraction {
     private readonly data: FileHandle,
     private readonly dest: string,
     private readonly limits: ExtractLimits,
+    private readonly encoding: NameEncoding,
   ) {
     this.dirs.add(dest);
   }
@@ -122,7 +132,7 @@ class Extraction {
       }
       if (entry === null) break;
       try {
-        const p = plan(entry, this.dest);
+        const p = plan(entry, entryName(rawName(entry), this.encoding), this.dest);
         if (p.kind === 'dir') {
           await this.ensureDir(p.target);
           continue;
@@ -146,7 +156,7 @@ class Extraction {
     await Promise.allSettled([...inFlight]);
     if (failure !== null) throw classify(failure);
     if (this.seen.size === 0) throw new BadRequestError('The archive contains no files');
-    return { fileCount: this.seen.size, files: this.files, uncompressedBytes: this.written };
+    return { fileCount: this.seen.size, files: this.files, uncompressedBytes: this.written, nameEncoding: this.encoding };
   }
 
   private bomb(): BadRequestError {
@@ -246,10 +256,28 @@ export async function extractZip(archive: string, dest: string, limits: ExtractL
     if (zip.entryCount > limits.maxEntries) {
       throw invalidArchive(`too many entries (${zip.entryCount} > ${limits.maxEntries})`);
     }
+    const encoding = limits.names === 'auto' ? await guessNameEncoding(archive) : limits.names;
     data = await fs.promises.open(archive, 'r');
-    return await new Extraction(zip, data, path.resolve(dest), limits).run();
+    return await new Extraction(zip, data, path.resolve(dest), limits, encoding).run();
   } finally {
     zip.close();
     await data?.close();
+  }
+}
+
+/**
+ * The `auto` encoding of a stored archive's names: one pass over its central directory before
+ * anything is extracted, since the choice depends on every name (the entry count is already
+ * known to be within bounds).
+ */
+async function guessNameEncoding(archive: string): Promise<NameEncoding> {
+  const zip = await openZip(archive);
+  zip.on('error', () => {});
+  try {
+    const guess = new NameEncodingGuess();
+    for (let entry = await readNextEntry(zip); entry; entry = await readNextEntry(zip)) guess.observe(rawName(entry));
+    return guess.encoding;
+  } finally {
+    zip.close();
   }
 }

@@ -17,6 +17,7 @@ import yauzl from 'yauzl';
 import { errCode } from '../../core/errors.js';
 import { ByteChannel } from './byte-channel.js';
 import { createEntryInflate, EntrySink, entryPath, feedConsumed } from './entry.js';
+import { entryName, NameEncodingGuess, type NameEncoding, type NameEncodingChoice } from './entry-name.js';
 import type { ArchiveTail } from './tail-reader.js';
 
 const LOCAL_SIG = 0x04034b50;
@@ -51,11 +52,14 @@ export interface StreamedArchive {
   tail: ArchiveTail | null;
   /** Bytes written to files. */
   written: number;
+  /** Judged from all local headers; a name read under an earlier guess fails the confirmation. */
+  nameEncoding: NameEncoding;
 }
 
 export interface StreamLimits {
   maxUncompressed: number;
   maxEntries: number;
+  names: NameEncodingChoice;
 }
 
 type State = 'header' | 'data' | 'done' | 'abandoned';
@@ -72,6 +76,7 @@ export class StreamingZipExtractor {
   private current: { remaining: number; channel: ByteChannel | null } | null = null;
   private readonly entries: StreamedEntry[] = [];
   private readonly names = new Set<string>();
+  private readonly guess = new NameEncodingGuess();
   private readonly dirs = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly channels = new Set<ByteChannel>();
@@ -159,7 +164,11 @@ export class StreamingZipExtractor {
     await Promise.allSettled([...this.dirs.values()]);
     if (this.state === 'abandoned') return null;
     const tail = this.tailChunks ? { offset: this.tailOffset, bytes: Buffer.concat(this.tailChunks) } : null;
-    return { entries: this.entries, tail, written: this.written };
+    return { entries: this.entries, tail, written: this.written, nameEncoding: this.encoding };
+  }
+
+  private get encoding(): NameEncoding {
+    return this.limits.names === 'auto' ? this.guess.encoding : this.limits.names;
   }
 
   private keepTail(chunk: Buffer): void {
@@ -192,8 +201,9 @@ export class StreamingZipExtractor {
     let target: string;
     try {
       extraFields = yauzl.parseExtraFields(h.subarray(LOCAL_FIXED + nameLen, extraEnd));
-      name = yauzl.getFileNameLowLevel(flags, h.subarray(LOCAL_FIXED, LOCAL_FIXED + nameLen), extraFields, true);
-      if (yauzl.validateFileName(name) !== null) return this.abandon('unsafe entry name');
+      const raw = { flags, raw: h.subarray(LOCAL_FIXED, LOCAL_FIXED + nameLen), extraFields };
+      this.guess.observe(raw);
+      name = entryName(raw, this.encoding);
       ({ rel, target } = entryPath(name, this.dest));
     } catch {
       return this.abandon('unreadable or unsafe entry name');

@@ -11,8 +11,10 @@ import type { Logger } from '../../core/logger.js';
 import { confirmStreamed } from './confirm-streamed.js';
 import { extractZip, type ExtractResult } from './extract-stored.js';
 import { StreamingZipExtractor } from './extract-streaming.js';
+import type { NameEncodingChoice } from './entry-name.js';
 
 export type { ExtractResult } from './extract-stored.js';
+export type { NameEncoding, NameEncodingChoice } from './entry-name.js';
 
 /** The incoming file: a stream that may end early with `truncated` set (a size cap was hit). */
 export type UploadStream = Readable & { truncated?: boolean };
@@ -29,6 +31,8 @@ export interface UploadLimits {
   listLimit: number;
   /** Files inflated at once on the stored-archive path. */
   concurrency?: number;
+  /** How names the archive does not mark as UTF-8 are read: `auto` chooses per archive. */
+  names: NameEncodingChoice;
   /** Turns an error of reading the incoming stream (a malformed upload) into the caller's error. */
   readError(err: unknown): Error;
   log: Pick<Logger, 'debug'>;
@@ -46,7 +50,11 @@ export interface UploadExtracted extends ExtractResult {
  * oversize, invalid or hostile archive; on any failure the caller removes `dest` and the archive.
  */
 export async function extractUpload(stream: UploadStream, dest: string, limits: UploadLimits): Promise<UploadExtracted> {
-  const streaming = new StreamingZipExtractor(dest, { maxUncompressed: limits.maxUncompressed, maxEntries: limits.maxEntries });
+  const streaming = new StreamingZipExtractor(dest, {
+    maxUncompressed: limits.maxUncompressed,
+    maxEntries: limits.maxEntries,
+    names: limits.names,
+  });
   try {
     const size = await receive(stream, limits, streaming);
     if (size === 0) throw new BadRequestError('The uploaded file is empty');
@@ -115,7 +123,7 @@ async function receive(stream: UploadStream, limits: UploadLimits, streaming: St
  */
 async function extractReceived(dest: string, limits: UploadLimits, streaming: StreamingZipExtractor): Promise<ExtractResult> {
   const streamed = await streaming.finish();
-  const lists = { maxEntries: limits.maxEntries, listLimit: limits.listLimit };
+  const lists = { maxEntries: limits.maxEntries, listLimit: limits.listLimit, names: limits.names };
   const confirmed = streamed && (await confirmStreamed(limits.archivePath, dest, streamed, lists));
   if (confirmed) return confirmed;
   limits.log.debug({ reason: streaming.reason ?? 'central directory disagrees' }, 'zip upload: extracting the stored archive');

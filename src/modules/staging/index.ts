@@ -12,7 +12,7 @@ import { StagingPaths } from './staging-paths.js';
 import { stagingRoutes } from './staging.routes.js';
 import { StagingService } from './staging.service.js';
 import { StatWorker } from '../../adapters/fs/stat-worker.js';
-import { ZipUploadService } from './zip-upload.service.js';
+import { ZipUploadService, type ZipUploadSettings } from './zip-upload.service.js';
 
 export type { StagingPaths };
 
@@ -20,6 +20,8 @@ export interface StagingModuleDeps {
   prefix: string;
   audit: AuditService;
   log: Logger;
+  /** Where the `zip_name_encoding` setting is read, at each upload. */
+  settings: ZipUploadSettings;
   zipMaxBytes: number;
   zipMaxUncompressed: number;
 }
@@ -28,7 +30,7 @@ export function createStagingModule(d: StagingModuleDeps) {
   const paths = new StagingPaths(d.prefix);
   const statWorker = new StatWorker();
   const staging = new StagingService(paths, d.audit, statWorker);
-  const zips = new ZipUploadService(paths, d.audit, d.log, { maxBytes: d.zipMaxBytes, maxUncompressed: d.zipMaxUncompressed });
+  const zips = new ZipUploadService(paths, d.audit, d.log, d.settings, { maxBytes: d.zipMaxBytes, maxUncompressed: d.zipMaxUncompressed });
   const feature: Feature = {
     name: 'staging',
     routes: [

@@ -54,6 +54,14 @@ export const UploadZipResponse = Type.Object({
   files_truncated: Type.Boolean(),
   filename: Type.String(),
   size: Type.Integer(),
+  name_encoding: Type.Union([Type.Literal('utf-8'), Type.Literal('gb18030'), Type.Literal('cp437')], {
+    description:
+      'How the entry names the archive does not mark as UTF-8 were read. Entries with the UTF-8 flag or a ' +
+      'Unicode Path extra field (0x7075) whose CRC matches are always read as UTF-8. With the setting ' +
+      '`zip_name_encoding` at `auto` (the default) one encoding is chosen per archive: `utf-8` when every ' +
+      'unmarked name is valid UTF-8 (Info-ZIP on Linux, macOS), else `gb18030` when every one decodes as ' +
+      'GB18030/GBK (Chinese Windows tools), else `cp437`. A fixed setting (`gbk`, `cp437`, `utf-8`) is used as is.',
+  }),
 });
 export type PathBody = Static<typeof PathBody>;
 export type FileOpBody = Static<typeof FileOpBody>;

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { extractUpload, type UploadStream } from '../../adapters/zip/index.js';
+import { extractUpload, type NameEncodingChoice, type UploadStream } from '../../adapters/zip/index.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, DomainError, errCode, InternalError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -26,6 +26,28 @@ export interface IncomingFile {
   stream: UploadStream;
 }
 
+/** Reads the `zip_name_encoding` setting. */
+export interface ZipUploadSettings {
+  get(key: string): string | null;
+}
+
+/**
+ * The setting's value as the extractor's choice: `gbk` reads with GB18030 (a superset of GBK);
+ * a missing or unknown value (the setting is validated on write) is `auto`.
+ */
+export function nameEncodingChoice(value: string | null): NameEncodingChoice {
+  switch (value?.trim()) {
+    case 'gbk':
+      return 'gb18030';
+    case 'cp437':
+      return 'cp437';
+    case 'utf-8':
+      return 'utf-8';
+    default:
+      return 'auto';
+  }
+}
+
 export interface ZipUploadLimits {
   maxBytes: number;
   maxUncompressed: number;
@@ -42,6 +64,7 @@ export class ZipUploadService {
     private readonly paths: StagingPaths,
     private readonly audit: AuditService,
     private readonly log: Logger,
+    private readonly settings: ZipUploadSettings,
     private readonly limits: ZipUploadLimits,
   ) {}
 
@@ -77,6 +100,7 @@ export class ZipUploadService {
         maxEntries: ZIP_MAX_ENTRIES,
         listLimit: ZIP_LIST_LIMIT,
         concurrency: this.limits.concurrency,
+        names: nameEncodingChoice(this.settings.get('zip_name_encoding')),
         readError: asUploadError,
         log: this.log,
       });
@@ -84,7 +108,7 @@ export class ZipUploadService {
       await this.audit.record(actor, 'upload_zip', {
         type: 'local_path',
         id: dest,
-        detail: `${filename}: ${result.size} bytes, ${result.fileCount} files`,
+        detail: `${filename}: ${result.size} bytes, ${result.fileCount} files, names read as ${result.nameEncoding}`,
       });
       return {
         success: true,
@@ -94,6 +118,7 @@ export class ZipUploadService {
         files_truncated: result.fileCount > result.files.length,
         filename,
         size: result.size,
+        name_encoding: result.nameEncoding,
       };
     } catch (err) {
       file.stream.resume(); // whatever of the body is left is read and dropped, not left hanging

@@ -52,6 +52,7 @@ export const MUTABLE_KEYS = new Set<string>([
   'push_complete_sound',
   'editor_theme',
   'theme',
+  'zip_name_encoding',
 ]);
 
 export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
@@ -71,6 +72,8 @@ export const ENUM_RULES: Record<string, string[]> = {
   push_complete_sound: SOUNDS,
   theme: ['dark', 'light'],
   credential_reauth: ['true', 'false'],
+  // How ZIP entry names not marked as UTF-8 are read; `gbk` reads with GB18030, its superset.
+  zip_name_encoding: ['auto', 'gbk', 'cp437', 'utf-8'],
 };
 
 export const DEFAULTS: Record<string, string> = {
@@ -79,6 +82,7 @@ export const DEFAULTS: Record<string, string> = {
   theme: 'dark',
   session_max_age_days: '30',
   credential_reauth: 'false',
+  zip_name_encoding: 'auto',
 };
 
 /** Keys whose change is mirrored into the host patrol script's env file (a failure there is only logged). */

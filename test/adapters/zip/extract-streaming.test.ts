@@ -12,7 +12,7 @@ import { StreamingZipExtractor } from '../../../src/adapters/zip/extract-streami
 import { confirmStreamed } from '../../../src/adapters/zip/confirm-streamed.js';
 import { buildZip, hasZipCli, zipDir } from '../../modules/staging/staging-helpers.js';
 
-const LIMITS = { maxUncompressed: 64 * 1024 * 1024, maxEntries: 1000 };
+const LIMITS = { maxUncompressed: 64 * 1024 * 1024, maxEntries: 1000, names: 'auto' as const };
 
 let work: string;
 let dest: string;
@@ -30,7 +30,7 @@ async function stream(zip: Buffer, chunk: number, limits = LIMITS) {
   const extractor = new StreamingZipExtractor(dest, limits);
   for (let i = 0; i < zip.length; i += chunk) await extractor.push(zip.subarray(i, i + chunk));
   const streamed = await extractor.finish();
-  const confirmed = streamed && (await confirmStreamed(archive, dest, streamed, { maxEntries: limits.maxEntries, listLimit: 500 }));
+  const confirmed = streamed && (await confirmStreamed(archive, dest, streamed, { maxEntries: limits.maxEntries, listLimit: 500, names: limits.names }));
   return { streamed, confirmed, reason: extractor.reason };
 }
 

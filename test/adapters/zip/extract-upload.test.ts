@@ -24,6 +24,7 @@ function setup() {
       maxUncompressed: 10_000,
       maxEntries: 10,
       listLimit: 5,
+      names: 'auto' as const,
       readError: (err: unknown) => new Error(`read: ${(err as Error).message}`),
       log: { debug() {} },
     },

@@ -25,6 +25,24 @@ export interface ZipEntrySpec {
   localOnly?: boolean;
   /** Sizes and CRC after the data (flag bit 3), as streaming writers do. */
   dataDescriptor?: boolean;
+  /** The name's bytes as stored (e.g. GBK), instead of `name` in UTF-8; `name` still says if it is a directory. */
+  rawName?: Buffer;
+  /** Flag bit 11, "the name is UTF-8" (default true). */
+  utf8Flag?: boolean;
+  /** Extra field bytes, in both the local header and the central directory. */
+  extra?: Buffer;
+}
+
+/** An Info-ZIP Unicode Path extra field (0x7075): version 1, CRC-32 of `forRaw`, the UTF-8 name. */
+export function unicodePathField(name: string, forRaw: Buffer, crc = zlib.crc32(forRaw)): Buffer {
+  const utf8 = Buffer.from(name, 'utf8');
+  const field = Buffer.alloc(4 + 5 + utf8.length);
+  field.writeUInt16LE(0x7075, 0);
+  field.writeUInt16LE(5 + utf8.length, 2);
+  field.writeUInt8(1, 4);
+  field.writeUInt32LE(crc >>> 0, 5);
+  utf8.copy(field, 9);
+  return field;
 }
 
 /** Builds a ZIP archive in memory: local headers, data, central directory, end record. */
@@ -33,7 +51,8 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
+    const name = e.rawName ?? Buffer.from(e.name, 'utf8');
+    const extra = e.extra ?? Buffer.alloc(0);
     const data = Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data ?? '');
     const isDir = e.name.endsWith('/');
     const method = isDir ? 0 : (e.method ?? 8);
@@ -41,7 +60,7 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
     const crc = e.crc ?? zlib.crc32(data);
     const size = e.declaredSize ?? data.length;
     const localName = e.localName === undefined ? name : Buffer.from(e.localName, 'utf8');
-    const flags = 0x800 | (e.dataDescriptor ? 0x8 : 0); // UTF-8 names
+    const flags = (e.utf8Flag === false ? 0 : 0x800) | (e.dataDescriptor ? 0x8 : 0);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -53,6 +72,7 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
       local.writeUInt32LE(size, 22);
     }
     local.writeUInt16LE(localName.length, 26);
+    local.writeUInt16LE(extra.length, 28);
     const descriptor = Buffer.alloc(e.dataDescriptor ? 16 : 0);
     if (e.dataDescriptor) {
       descriptor.writeUInt32LE(0x08074b50, 0);
@@ -60,8 +80,8 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
       descriptor.writeUInt32LE(payload.length, 8);
       descriptor.writeUInt32LE(size, 12);
     }
-    locals.push(local, localName, payload, descriptor);
-    const localLength = local.length + localName.length + payload.length + descriptor.length;
+    locals.push(local, localName, extra, payload, descriptor);
+    const localLength = local.length + localName.length + extra.length + payload.length + descriptor.length;
     if (e.localOnly) {
       offset += localLength;
       continue;
@@ -78,9 +98,10 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
     central.writeUInt32LE(payload.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
+    central.writeUInt16LE(extra.length, 30);
     central.writeUInt32LE(((mode << 16) | (isDir ? 0x10 : 0)) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
+    centrals.push(central, name, extra);
     offset += localLength;
   }
   const cd = Buffer.concat(centrals);

@@ -70,6 +70,7 @@ export const en = {
     title: 'Push files', stepSource: 'Source', stepServers: 'Servers', stepPreview: 'Preview', stepRun: 'Push',
     sourceHelp: 'Upload a ZIP (extracted into a new staging directory) or pick a staging directory.', uploadZip: 'Upload a ZIP',
     chooseZip: 'Choose a .zip file', zipLimit: 'At most {{size}}.', uploading: 'Uploading {{loaded}} of {{total}}', extracted: '{{count}} files extracted into {{path}}',
+    namesReadAs: 'File names read as {{encoding}}',
     filesTruncated: 'and {{count}} more', pickStaging: 'Or pick a staging directory', stagingEmpty: 'No staging directory yet: upload a ZIP.',
     entries: '{{count}} entries', source: 'Source directory', changeSource: 'Change',
     serversHelp: 'Pick servers by tag, by search, or all of them at once.', selected: '{{count}} selected', selectAllMatching: 'Select all {{count}} matching',

@@ -71,6 +71,7 @@ export const zhCN: Resources = {
     title: '推送文件', stepSource: '来源', stepServers: '服务器', stepPreview: '预览', stepRun: '推送',
     sourceHelp: '上传 ZIP（解压到新的暂存目录），或选择一个暂存目录。', uploadZip: '上传 ZIP',
     chooseZip: '选择 .zip 文件', zipLimit: '最大 {{size}}。', uploading: '已上传 {{loaded}} / {{total}}', extracted: '已解压 {{count}} 个文件到 {{path}}',
+    namesReadAs: '文件名按 {{encoding}} 编码读取',
     filesTruncated: '还有 {{count}} 个', pickStaging: '或选择一个暂存目录', stagingEmpty: '还没有暂存目录：请上传 ZIP。',
     entries: '{{count}} 项', source: '来源目录', changeSource: '更换',
     serversHelp: '按标签、按搜索或一次选中全部服务器。', selected: '已选 {{count}} 台', selectAllMatching: '选中全部 {{count}} 台匹配的服务器',

@@ -14,6 +14,9 @@ import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { RelativeTime } from '../../components/Time';
 import { formatBytes } from '../../i18n/format';
 
+/** How the service read the archive's file names, as the encodings are commonly called. */
+const ENCODING_NAMES: Record<UploadZipResponse['name_encoding'], string> = { 'utf-8': 'UTF-8', gb18030: 'GB18030 (GBK)', cp437: 'CP437' };
+
 export function SourceStep({ value, onChange }: { value: string | null; onChange: (path: string) => void }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
@@ -84,6 +87,9 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
                   {t('push.filesTruncated', { count: uploaded.file_count - uploaded.files.length })}
                 </Text>
               )}
+              <Text size="xs" c="dimmed">
+                {t('push.namesReadAs', { encoding: ENCODING_NAMES[uploaded.name_encoding] })}
+              </Text>
             </Alert>
           )}
         </Stack>
