@@ -49,7 +49,6 @@ export function safeNext(next: string | null): string {
   if (!next?.startsWith('/') || next.length > 2048) return '/';
   const decoded = fullyDecoded(next);
   if (decoded === null) return '/';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (decoded.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(decoded)) return '/';
   const base = 'http://console.invalid';
   let url: URL;
