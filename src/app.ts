@@ -17,7 +17,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
 import { logOptions } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
-import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
+import { buildSecurityHeaders, docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
 import { errorCodesMarkdown } from './core/error-codes.js';
 import type { ProcessRole } from './platform/process-role.js';
@@ -49,6 +49,7 @@ function trustProxyOption(tp: AppConfig['trustProxy']): FastifyServerOptions['tr
 }
 
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const securityHeaders = buildSecurityHeaders();
   const app = Fastify({
     // A caller's logger options (tests capture output) keep the redaction and the URL rule.
     logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
@@ -56,8 +57,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // TRUST_PROXY: how many proxy hops (or which proxies) may name the caller in X-Forwarded-For.
     trustProxy: trustProxyOption(config.trustProxy),
     // Errors the router raises before any hook (a malformed URL, a path segment over its limit)
-    // get the same {detail} shape as every other error.
-    frameworkErrors: (err, _req, reply) => {
+    // get the same {detail} shape and security headers as every other answer.
+    frameworkErrors: (err, req, reply) => {
+      securityHeaders(req.raw, reply.raw, () => {});
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
       void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid', code: 'invalid_url' });
     },
@@ -79,11 +81,12 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
   app.addHook('onClose', () => root.stop());
 
+  // First of all hooks, so that refusals by the later ones carry the headers too.
+  installSecurityHeaders(app, securityHeaders);
   installValidation(app);
   installErrorHandling(app, await installConsole(app, opts.consoleDir === undefined ? defaultConsoleDir() : opts.consoleDir));
   installAuthHook(app, { auth: root.services.auth });
   installFiniteNumberGuard(app);
-  await installSecurityHeaders(app);
   await installAnonymousRateLimit(app, { cacheUrl: config.cacheUrl, cachePrefix: config.cachePrefix, perMinute: config.anonRateLimit });
 
   await app.register(swagger, {

@@ -2,13 +2,14 @@
  * Authentication for every route not marked `config: { public: true }`: a Bearer access token
  * (JWT whose token_version still matches) or the `X-API-Key` header (the pseudo-admin `api`).
  * It runs on `onRequest`, before any body is read, so anonymous uploads are refused cheaply.
- * Routes marked `config: { adminOnly: true }` (administrators, passwords, TOTP, the API key's
- * own rotation) refuse the API key with 403.
+ * Routes marked `config: { adminOnly }` refuse the API key with 403 `api_key_refused`: the key is
+ * for machines and may not manage administrators, passwords or TOTP, read a stored secret (the
+ * reveals) or weaken access control (the settings that guard access, the login allowlist).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AdminRow } from '../db/types.js';
 import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
-import { API_KEY_REFUSED, callerIp } from './request-context.js';
+import { API_KEY_REFUSED, callerIp, refusesApiKey } from './request-context.js';
 
 export interface AuthHookDeps {
   auth: {
@@ -41,8 +42,7 @@ export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
     if (typeof apiKey === 'string' && apiKey) {
       if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key');
       req.actor = { adminId: null, username: 'api', ip };
-      // The key is for machines: whoever holds it must not be able to mint or take over admins.
-      if (req.routeOptions.config?.adminOnly) throw new ForbiddenError(API_KEY_REFUSED, 'api_key_refused');
+      if (refusesApiKey(req)) throw new ForbiddenError(API_KEY_REFUSED, 'api_key_refused');
       return;
     }
     throw new UnauthorizedError('Not authenticated');

@@ -13,8 +13,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a token. */
     public?: boolean;
-    /** Needs an administrator's token: the API key is refused with 403. */
-    adminOnly?: boolean;
+    /**
+     * Needs an administrator's token: the API key is refused with 403 `api_key_refused`, before
+     * the body is read. A function decides per request from the route's parameters (e.g. which
+     * setting a PUT writes).
+     */
+    adminOnly?: boolean | ((req: FastifyRequest) => boolean);
   }
 }
 
@@ -30,6 +34,12 @@ export function callerIp(req: FastifyRequest): string {
 }
 
 export const API_KEY_REFUSED = 'This action needs an administrator login, not the API key';
+
+/** Whether the route refuses the API key for this request (its `adminOnly` config). */
+export function refusesApiKey(req: FastifyRequest): boolean {
+  const rule = req.routeOptions.config?.adminOnly;
+  return typeof rule === 'function' ? rule(req) : rule === true;
+}
 
 /** The admin record of an authenticated request (routes that need the password hash, e.g. reveal). */
 export function requireAdmin(req: FastifyRequest): AdminRow {

@@ -51,7 +51,7 @@ describe.each(WIDTHS)('login at %s', (viewport) => {
     const totp = totpFor(setup.body.secret);
     // Each code is accepted once: enable with this step's code, sign in with the next step's
     // (valid now within the ±1 window, and still valid after the step turns).
-    const enable = await e2e.svc.api('POST', '/api/auth/totp/enable', { code: totp.generate() }, { token });
+    const enable = await e2e.svc.api('POST', '/api/auth/totp/enable', { code: totp.generate(), current_password: password }, { token });
     expect(enable.status, JSON.stringify(enable.body)).toBe(200);
 
     const cp = await e2e.open(viewport);

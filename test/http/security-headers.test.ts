@@ -1,6 +1,27 @@
 /** Security headers on every answer, a console-ready CSP, Swagger UI's own policy, router errors as {detail}. */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, makeTestApp, type TestApp } from '../helpers/app.js';
+
+/** What helmet sets on every answer; each must be there, with one value, whatever the status. */
+const HEADER_NAMES = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+function securityHeaders(res: LightMyRequestResponse): Record<string, unknown> {
+  return Object.fromEntries(HEADER_NAMES.map((h) => [h, res.headers[h]]));
+}
 
 describe('security headers', () => {
   let t: TestApp;
@@ -37,6 +58,55 @@ describe('security headers', () => {
     expect(page.body).not.toMatch(/<script>(?!\s*<\/script>)/);
     expect((await t.app.inject({ url: '/docs/static/swagger-initializer.js' })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/docs/json' })).statusCode).toBe(200);
+  });
+
+  it('401, 403, 404, 413, 414, 422 and router errors carry the same headers as a 200', async () => {
+    const ok = await t.app.inject({ url: '/health' });
+    expect(ok.statusCode).toBe(200);
+    const expected = securityHeaders(ok);
+    for (const h of HEADER_NAMES) expect(expected[h], h).toEqual(expect.any(String));
+
+    const apiKey = (await t.app.inject({ method: 'POST', url: '/api/settings/api-key/reveal', headers: await t.auth() })).json().value as string;
+    const answers: Array<[number, string, () => Promise<LightMyRequestResponse>]> = [
+      [200, 'authenticated', async () => t.app.inject({ url: '/api/servers', headers: await t.auth() })],
+      [401, 'unauthorized', () => t.app.inject({ url: '/api/servers' })],
+      [401, 'unauthorized', () => t.app.inject({ url: '/api/servers', headers: { 'x-api-key': 'not-the-key' } })],
+      [403, 'api_key_refused', () => t.app.inject({ url: '/api/admins', headers: { 'x-api-key': apiKey } })],
+      [404, 'route_not_found', async () => t.app.inject({ url: '/api/no-such-route', headers: await t.auth() })],
+      [404, 'server_not_found', async () => t.app.inject({ url: '/api/servers/999999', headers: await t.auth() })],
+      [413, 'body_too_large', async () =>
+        t.app.inject({ method: 'POST', url: '/api/servers', headers: { ...(await t.auth()), 'content-type': 'application/json' }, payload: `{"name":"${'x'.repeat(1100 * 1024)}"}` })],
+      [422, 'validation_failed', async () => t.app.inject({ method: 'POST', url: '/api/servers', headers: await t.auth(), payload: { name: 5 } })],
+      [414, 'invalid_url', async () => t.app.inject({ url: `/api/servers/${'x'.repeat(200)}`, headers: await t.auth() })],
+      [400, 'invalid_url', () => t.app.inject({ url: '/api/%' })],
+    ];
+    for (const [status, code, send] of answers) {
+      const res = await send();
+      expect(res.statusCode, code).toBe(status);
+      if (status !== 200) expect(res.json().code).toBe(code);
+      expect(securityHeaders(res), `${status} ${code}`).toEqual(expected);
+    }
+  });
+
+  it('a 403 ip_blocked and a 429 carry them too', async () => {
+    const limited = await makeTestApp({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '2' } });
+    try {
+      const expected = securityHeaders(await limited.app.inject({ url: '/health' }));
+      await limited.app.services.settings.set('login_manual_ips', '203.0.113.7');
+      await limited.app.services.settings.set('login_allowlist_enabled', 'true');
+      const login = () => limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
+      const blocked = await login();
+      expect(blocked.statusCode).toBe(403);
+      expect(blocked.json().code).toBe('ip_blocked');
+      expect(securityHeaders(blocked)).toEqual(expected);
+      await login();
+      const tooMany = await login();
+      expect(tooMany.statusCode).toBe(429);
+      expect(tooMany.json().code).toBe('rate_limited');
+      expect(securityHeaders(tooMany)).toEqual(expected);
+    } finally {
+      await limited.close();
+    }
   });
 
   it.each([

@@ -18,10 +18,13 @@ import {
 } from './allowlist.schemas.js';
 import type { AllowlistService } from './allowlist.service.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
 export const allowlistRoutes: FastifyPluginAsyncTypebox<{ allowlist: AllowlistService }> = async (app, { allowlist: service }) => {
   const tags = ['ip-allowlist'];
+  // Every write of the allowlist guards access (turning it off or widening it weakens it alike):
+  // an administrator's, never the API key's. Reading it and parsing a subscription write nothing.
+  const guarded = { adminOnly: true };
 
   app.get('/ip-allowlist', { schema: { tags, response: { 200: AllowlistStateSchema, 401: ErrorResponse } } }, async () =>
     service.state(),
@@ -35,13 +38,13 @@ export const allowlistRoutes: FastifyPluginAsyncTypebox<{ allowlist: AllowlistSe
 
   app.post(
     '/ip-allowlist',
-    { schema: { tags, body: SaveBody, response: { 200: SaveResponse, ...errors } } },
+    { config: guarded, schema: { tags, body: SaveBody, response: { 200: SaveResponse, ...errors } } },
     async (req) => service.save(req.actor, req.body),
   );
 
   app.post(
     '/ip-allowlist/toggle',
-    { schema: { tags, querystring: ToggleQuery, response: { 200: ToggleResponse, ...errors } } },
+    { config: guarded, schema: { tags, querystring: ToggleQuery, response: { 200: ToggleResponse, ...errors } } },
     async (req) => {
       const enabled = parseBoolParam(req.query.enabled);
       if (enabled === null) {
@@ -55,13 +58,13 @@ export const allowlistRoutes: FastifyPluginAsyncTypebox<{ allowlist: AllowlistSe
 
   app.post(
     '/ip-allowlist/manual',
-    { schema: { tags, body: ManualBody, response: { 200: ManualResponse, ...errors } } },
+    { config: guarded, schema: { tags, body: ManualBody, response: { 200: ManualResponse, ...errors } } },
     async (req) => service.addManual(req.actor, req.body.ips),
   );
 
   app.delete(
     '/ip-allowlist/ip',
-    { schema: { tags, querystring: RemoveQuery, response: { 200: RemoveResponse, ...errors } } },
+    { config: guarded, schema: { tags, querystring: RemoveQuery, response: { 200: RemoveResponse, ...errors } } },
     async (req) => service.removeIp(req.actor, req.query.ip),
   );
 };

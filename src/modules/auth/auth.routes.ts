@@ -12,6 +12,8 @@ import {
   RefreshBody,
   SuccessSchema,
   TokenPairSchema,
+  TotpDisableBody,
+  TotpEnableBody,
 } from './auth.schemas.js';
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions: RefreshSessions }> = async (
@@ -81,12 +83,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
       config: adminOnly,
       schema: {
         tags: ['auth'],
-        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }),
+        body: TotpEnableBody,
         response: { 200: SuccessSchema, ...errors },
       },
     },
     async (req) => {
-      await auth.totpEnable(requireAdmin(req), req.actor, req.body.code);
+      await auth.totpEnable(requireAdmin(req), req.actor, req.body.code, req.body.current_password);
       return { success: true };
     },
   );
@@ -97,7 +99,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
       config: adminOnly,
       schema: {
         tags: ['auth'],
-        body: Type.Object({ current_password: Type.String({ maxLength: 1024 }) }),
+        body: TotpDisableBody,
         response: { 200: SuccessSchema, ...errors },
       },
     },

@@ -29,9 +29,18 @@ export const ChangePasswordBody = Type.Object({
   new_password: Type.String({ minLength: 8, maxLength: 1024 }),
 });
 
+/** The password is required (422 without it): TOTP is switched on only by whoever knows it. */
+export const TotpEnableBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 16 }),
+  current_password: Type.String({ maxLength: 1024 }),
+});
+
+export const TotpDisableBody = Type.Object({ current_password: Type.String({ maxLength: 1024 }) });
+
 export const SuccessSchema = Type.Object({ success: Type.Boolean() });
 export type TokenPair = Static<typeof TokenPairSchema>;
 export type LoginBody = Static<typeof LoginBody>;
 export type RefreshBody = Static<typeof RefreshBody>;
 export type MeView = Static<typeof MeView>;
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+export type TotpEnableBody = Static<typeof TotpEnableBody>;

@@ -121,7 +121,7 @@ export class AuthService {
 
   /**
    * The one check of an admin's own password on the endpoints that ask for it again (reveals,
-   * change-password, TOTP disable, API key rotation). A wrong one is a failure of the login
+   * change-password, TOTP enable and disable, API key rotation). A wrong one is a failure of the login
    * lockout, counted before the check like a login attempt, and audited as `reauth_failed`
    * with the endpoint: a stolen access token must not become an unlimited password oracle.
    * Throws 400 when wrong, 429 while the username or address is locked out.
@@ -134,7 +134,7 @@ export class AuthService {
     }
     await slot.failed();
     await this.d.audit.record(actor, 'reauth_failed', { type: 'admin', id: admin.id, detail: `endpoint=${endpoint}` });
-    throw new BadRequestError(WRONG_CURRENT_PASSWORD);
+    throw new BadRequestError(WRONG_CURRENT_PASSWORD, 'wrong_password');
   }
 
   async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
@@ -148,7 +148,12 @@ export class AuthService {
     return { secret: secret.base32, otpauth_url: totp.toString() };
   }
 
-  async totpEnable(admin: AdminRow, actor: Actor, code: string): Promise<void> {
+  /**
+   * Turns TOTP on. The password comes first: a stolen access token alone must not be able to
+   * enrol an authenticator of its own and so lock the owner out of their account.
+   */
+  async totpEnable(admin: AdminRow, actor: Actor, code: string, currentPassword: string): Promise<void> {
+    await this.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/auth/totp/enable');
     if (admin.totp_enabled) throw new ConflictError('totp_enabled', 'totp_enabled');
     if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
     if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code');

@@ -8,6 +8,7 @@ import { ChatList, RevealedToken, TestSent } from './messenger.schemas.js';
 const errors = {
   400: ErrorResponse,
   401: ErrorResponse,
+  403: ErrorResponse,
   404: ErrorResponse,
   500: ErrorResponse,
   502: ErrorResponse,
@@ -27,7 +28,8 @@ export const messengerRoutes: FastifyPluginAsyncTypebox<{ messenger: MessengerSe
     );
     app.post(
       `${base}/reveal-token`,
-      { schema: { tags: ['messenger'], response: { 200: RevealedToken, ...errors } } },
+      // A stored secret: an administrator's, never the API key's.
+      { config: { adminOnly: true }, schema: { tags: ['messenger'], response: { 200: RevealedToken, ...errors } } },
       async (req) => service.revealToken(req.actor, kind),
     );
     app.get(

@@ -34,11 +34,13 @@ export const presetsRoutes: FastifyPluginAsyncTypebox<{ presets: PresetsService 
   app.post(
     '/:id/reveal',
     {
+      // A stored secret: an administrator with their password, never the API key.
+      config: { adminOnly: true },
       schema: {
         tags,
         params: IdParams,
         body: RevealBody,
-        response: { 200: RevealedPreset, 400: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse },
+        response: { 200: RevealedPreset, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 500: ErrorResponse },
       },
     },
     async (req) => svc.reveal(req.actor, requireAdmin(req), req.params.id, req.body.current_password),

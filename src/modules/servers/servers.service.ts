@@ -15,7 +15,7 @@ import { BadRequestError, ForbiddenError, isClientSafe, NotFoundError } from '..
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
 import type { AdminRow, ServerRow } from '../../db/types.js';
-import { holdsPassword, reauthReason } from './servers.reauth.js';
+import { apiKeyRefusal, holdsPassword, reauthReason } from './servers.reauth.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import {
   credentialPatch, hostKeyFingerprint, inferAuthType, normalizeTags, serverHost, serverName, serverUsername,
@@ -78,7 +78,9 @@ export class ServersService {
     }
   }
 
-  async create(actor: Actor, input: CreateServerBody, admin: AdminRow | null = null): Promise<ServerView> {
+  /** `admin` is the caller's admin row; null is the API key. */
+  async create(actor: Actor, input: CreateServerBody, admin: AdminRow | null): Promise<ServerView> {
+    if (!admin) this.refuseToApiKey(apiKeyRefusal(null, input));
     await this.confirmCredentialChange(actor, admin, reauthReason(null, input), input.current_password, 'POST /api/servers');
     const name = serverName(input.name);
     await this.assertNameFree(name);
@@ -114,8 +116,9 @@ export class ServersService {
     return toServerView(row);
   }
 
-  async update(actor: Actor, id: number, input: ServerInput, admin: AdminRow | null = null): Promise<ServerView> {
+  async update(actor: Actor, id: number, input: ServerInput, admin: AdminRow | null): Promise<ServerView> {
     const current = await this.get(id);
+    if (!admin) this.refuseToApiKey(apiKeyRefusal(current, input));
     await this.confirmCredentialChange(actor, admin, reauthReason(current, input), input.current_password, `PUT /api/servers/${id}`);
     const patch: ServerPatch = {};
     if (input.name !== undefined) {
@@ -163,9 +166,13 @@ export class ServersService {
     return toServerView(row);
   }
 
+  private refuseToApiKey(reason: string | null): void {
+    if (reason) throw new ForbiddenError(`The API key may not do this (${reason}): it needs an administrator login`, 'api_key_refused');
+  }
+
   private async confirmCredentialChange(actor: Actor, admin: AdminRow | null, reason: string | null, password: string | undefined, endpoint: string): Promise<void> {
     if (!reason || !this.d.settings.getBool('credential_reauth')) return;
-    if (!admin) throw new ForbiddenError(`The API key cannot do this while credential_reauth is on (${reason})`);
+    if (!admin) throw new ForbiddenError(`The API key cannot do this while credential_reauth is on (${reason})`, 'api_key_refused');
     if (!password) throw new BadRequestError(`current_password is required for ${reason} (credential_reauth is on)`);
     await this.d.requireCurrentPassword(actor, admin, password, endpoint);
   }

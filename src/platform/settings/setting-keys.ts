@@ -1,6 +1,6 @@
 /**
- * Which setting keys exist and what each accepts: the PUT whitelist, the immutable and
- * sensitive keys, the validators and the defaults GET falls back to.
+ * Which setting keys exist and what each accepts: the PUT whitelist (with the keys that guard
+ * access marked), the immutable and sensitive keys, the validators and the defaults GET falls back to.
  */
 
 export const IMMUTABLE_KEYS = ['secret_key', 'api_key', 'encryption_key', 'database_url'] as const;
@@ -16,44 +16,63 @@ export const SENSITIVE_KEYS = new Set<string>([
 /** Sensitive keys whose value lives in the settings table, encrypted with the cipher. */
 export const ENCRYPTED_KEYS = new Set<string>(['api_key', 'messenger_bot_token', 'messenger_offline_bot_token']);
 
-export const MUTABLE_KEYS = new Set<string>([
-  'system_name',
-  'system_title',
-  'db_pool_size',
-  'db_max_overflow',
-  'heartbeat_timeout',
-  'cache_url',
-  'api_base_url',
-  'cpu_alert_threshold',
-  'mem_alert_threshold',
-  'disk_alert_threshold',
-  'messenger_bot_token',
-  'messenger_chat_id',
-  'messenger_offline_bot_token',
-  'messenger_offline_chat_id',
-  'login_allowlist_enabled',
-  'login_subscription_url',
-  'login_subscription_ips',
-  'login_manual_ips',
-  'login_allowed_ips',
-  'session_max_age_days',
-  'credential_reauth',
-  'notify_alert_cpu',
-  'notify_alert_mem',
-  'notify_alert_disk',
-  'notify_alert_offline',
-  'notify_recovery',
-  'notify_time_drift',
-  'notify_system_cache',
-  'notify_system_db',
-  'notify_restart',
-  'notify_script_complete',
-  'script_exec_complete_sound',
-  'push_complete_sound',
-  'editor_theme',
-  'theme',
-  'zip_name_encoding',
-]);
+const OPEN = { guardsAccess: false } as const;
+const GUARDS_ACCESS = { guardsAccess: true } as const;
+
+/**
+ * Every key PUT accepts, each marked whether it guards access: a setting whose purpose is to keep
+ * people out (re-authentication for credential changes, the login allowlist and its entries, the
+ * session lifetime). The API key may not write those (403 `api_key_refused`): it would otherwise
+ * lift the very protection that limits a stolen key or token; widening the allowlist weakens it
+ * as much as turning it off. A new key must be marked here one way or the other.
+ */
+const WRITABLE: Record<string, { readonly guardsAccess: boolean }> = {
+  system_name: OPEN,
+  system_title: OPEN,
+  db_pool_size: OPEN,
+  db_max_overflow: OPEN,
+  heartbeat_timeout: OPEN,
+  cache_url: OPEN,
+  api_base_url: OPEN,
+  cpu_alert_threshold: OPEN,
+  mem_alert_threshold: OPEN,
+  disk_alert_threshold: OPEN,
+  messenger_bot_token: OPEN,
+  messenger_chat_id: OPEN,
+  messenger_offline_bot_token: OPEN,
+  messenger_offline_chat_id: OPEN,
+  login_allowlist_enabled: GUARDS_ACCESS,
+  login_subscription_url: GUARDS_ACCESS,
+  login_subscription_ips: GUARDS_ACCESS,
+  login_manual_ips: GUARDS_ACCESS,
+  login_allowed_ips: GUARDS_ACCESS,
+  session_max_age_days: GUARDS_ACCESS,
+  credential_reauth: GUARDS_ACCESS,
+  notify_alert_cpu: OPEN,
+  notify_alert_mem: OPEN,
+  notify_alert_disk: OPEN,
+  notify_alert_offline: OPEN,
+  notify_recovery: OPEN,
+  notify_time_drift: OPEN,
+  notify_system_cache: OPEN,
+  notify_system_db: OPEN,
+  notify_restart: OPEN,
+  notify_script_complete: OPEN,
+  script_exec_complete_sound: OPEN,
+  push_complete_sound: OPEN,
+  editor_theme: OPEN,
+  theme: OPEN,
+  zip_name_encoding: OPEN,
+};
+
+export const MUTABLE_KEYS: ReadonlySet<string> = new Set(Object.keys(WRITABLE));
+
+/** The settings that guard access (see WRITABLE); refused to the API key. */
+export const ACCESS_GUARD_KEYS: ReadonlySet<string> = new Set(Object.keys(WRITABLE).filter((k) => WRITABLE[k].guardsAccess));
+
+export function guardsAccess(key: string): boolean {
+  return ACCESS_GUARD_KEYS.has(key);
+}
 
 export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
   db_pool_size: { min: 1, max: 1000 },

@@ -1,5 +1,6 @@
 /**
- * `/api/settings`: list, read, write, and the API key's reveal and rotation. The fixed routes of the other
+ * `/api/settings`: list, read, write, and the API key's reveal and rotation. The API key may not
+ * write a setting that guards access, reveal itself or rotate itself (403). The fixed routes of the other
  * settings-area modules (allowlist, messenger, wallpapers, patrol) share this prefix; Fastify's
  * router prefers their static segments over `/:key`, which the tests pin down.
  */
@@ -9,6 +10,7 @@ import { ErrorResponse } from '../../http/schemas.js';
 import { requireAdmin } from '../../http/request-context.js';
 import { KeyParams, PutSettingBody, PutSettingResponse, RevealResponse, RotateApiKeyBody, SettingSchema } from './settings.schemas.js';
 import type { SettingsService } from './settings.service.js';
+import { guardsAccess } from './setting-keys.js';
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsService }> = async (app, { settings: service }) => {
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse };
@@ -28,6 +30,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
   app.put(
     '/:key',
     {
+      // The settings that guard access are an administrator's (marked in setting-keys.ts).
+      config: { adminOnly: (req) => guardsAccess((req.params as { key?: string }).key ?? '') },
       schema: {
         tags: ['settings'],
         params: KeyParams,
@@ -50,7 +54,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
 
   app.post(
     '/api-key/reveal',
-    { schema: { tags: ['settings'], response: { 200: RevealResponse, ...errors } } },
+    { config: { adminOnly: true }, schema: { tags: ['settings'], response: { 200: RevealResponse, ...errors } } },
     async (req) => service.revealApiKey(req.actor),
   );
 };

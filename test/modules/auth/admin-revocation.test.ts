@@ -72,7 +72,7 @@ describe.each(backends())('admin changes across workers on %s + %s cache', (db, 
     expect(setup.statusCode).toBe(200);
     const { TOTP, Secret } = await import('otpauth');
     const code = new TOTP({ secret: Secret.fromBase32(setup.json().secret), digits: 6, period: 30 }).generate();
-    const en = await a.app.inject({ method: 'POST', url: '/api/auth/totp/enable', headers: { authorization: `Bearer ${token}` }, payload: { code } });
+    const en = await a.app.inject({ method: 'POST', url: '/api/auth/totp/enable', headers: { authorization: `Bearer ${token}` }, payload: { code, current_password: ADMIN_PASSWORD } });
     expect(en.statusCode).toBe(200);
     expect((await me(a, token)).json().totp_enabled).toBe(true);
   });

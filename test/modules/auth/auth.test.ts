@@ -61,8 +61,8 @@ describe.each(dbKinds())('auth on %s', (db) => {
     const { secret, otpauth_url } = setup.json();
     expect(otpauth_url).toMatch(/^otpauth:\/\/totp\//);
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/totp/enable', headers: h, payload: { code: '000000' } })).statusCode).toBe(400);
-    const en = await t.app.inject({ method: 'POST', url: '/api/auth/totp/enable', headers: h, payload: { code: totp.generate() } });
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/totp/enable', headers: h, payload: { code: '000000', current_password: 'totp-password-1' } })).statusCode).toBe(400);
+    const en = await t.app.inject({ method: 'POST', url: '/api/auth/totp/enable', headers: h, payload: { code: totp.generate(), current_password: 'totp-password-1' } });
     expect(en.statusCode).toBe(200);
     const need = await login({ username: 'totpuser', password: 'totp-password-1' });
     expect(need.statusCode).toBe(401);

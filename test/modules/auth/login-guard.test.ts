@@ -76,7 +76,7 @@ describe('login IP allowlist', () => {
   it('checks the union of subscription and manual entries; a direct PUT of either applies to the next login', async () => {
     const app = await makeTestApp();
     t = app;
-    const h = { 'x-api-key': await apiKey(app) };
+    const h = await app.auth();
     const put = (key: string, value: string) => app.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: h, payload: { value } });
     expect((await put('login_subscription_ips', '127.0.0.1,198.51.100.9')).statusCode).toBe(200);
     expect((await put('login_manual_ips', '203.0.113.5')).statusCode).toBe(200);

@@ -91,8 +91,10 @@ describe.each(dbKinds())('refresh tokens on %s', (db) => {
   it('session_max_age_days: a validated integer setting, default 30, that ends a login whatever the refreshes', async () => {
     const get = await t.app.inject({ url: '/api/settings/session_max_age_days', headers: api });
     expect(get.json()).toMatchObject({ key: 'session_max_age_days', value: '30' });
+    // A setting that guards access: an administrator's (the API key is refused, see api-key-limits.test.ts).
+    const admin = await t.auth();
     const put = (value: unknown) =>
-      t.app.inject({ method: 'PUT', url: '/api/settings/session_max_age_days', headers: api, payload: { value } });
+      t.app.inject({ method: 'PUT', url: '/api/settings/session_max_age_days', headers: admin, payload: { value } });
     for (const bad of ['0', 'abc', '1.5', '-3', '100000']) expect((await put(bad)).statusCode, bad).toBe(400);
 
     const first = await login();

@@ -58,7 +58,7 @@ describe.each(dbKinds())('API key rotation on %s', (db) => {
       ['DELETE', '/api/admins/1', undefined],
       ['POST', '/api/auth/change-password', { current_password: ADMIN_PASSWORD, new_password: 'by-key-password' }],
       ['POST', '/api/auth/totp/setup', undefined],
-      ['POST', '/api/auth/totp/enable', { code: '123456' }],
+      ['POST', '/api/auth/totp/enable', { code: '123456', current_password: ADMIN_PASSWORD }],
       ['POST', '/api/auth/totp/disable', { current_password: ADMIN_PASSWORD }],
     ];
     for (const [method, url, payload] of refused) {
