@@ -49,10 +49,6 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
-}
-
 /** The catalogue as Markdown, for the OpenAPI document's description (shown at /docs). */
 export function errorCodesMarkdown(): string {
   const rows = Object.entries(ERROR_CODES).map(([code, when]) => `| \`${code}\` | ${when} |`);

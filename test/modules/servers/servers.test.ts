@@ -178,7 +178,7 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
   });
 
   it('answers 404 Server not found for unknown ids', async () => {
-    const nf = { detail: 'Server not found' };
+    const nf = { detail: 'Server not found', code: 'server_not_found' };
     expect((await call('GET', '/api/servers/999999')).json()).toEqual(nf);
     expect((await call('PUT', '/api/servers/999999', { name: 'x' })).json()).toEqual(nf);
     expect((await call('DELETE', '/api/servers/999999')).statusCode).toBe(404);

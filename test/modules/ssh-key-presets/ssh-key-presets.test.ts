@@ -140,7 +140,7 @@ describe.each(dbKinds())('SSH key presets on %s', (db) => {
     expect((await reveal(id)).statusCode).toBe(200);
     expect(await auditHas('reveal_ssh_key_preset', id)).toBe(true);
 
-    const nf = { detail: 'SSH key preset not found' };
+    const nf = { detail: 'SSH key preset not found', code: expect.any(String) };
     expect((await reveal(999999)).json()).toEqual(nf);
     expect((await call('PUT', '/api/ssh-key-presets/999999', { name: 'x' })).json()).toEqual(nf);
     expect((await call('DELETE', '/api/ssh-key-presets/999999')).statusCode).toBe(404);
