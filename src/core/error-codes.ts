@@ -42,6 +42,11 @@ export const ERROR_CODES = {
   // Paths.
   path_outside_staging: 'The path resolves outside the staging area',
   protected_path: 'The path is a protected system directory',
+  // Work that must happen once.
+  idempotency_key_invalid: 'The Idempotency-Key header is not 1 to 128 visible ASCII characters',
+  idempotency_key_reused: 'This Idempotency-Key was already used (within 10 minutes) for a different request',
+  idempotency_key_in_progress: 'The first request with this Idempotency-Key is still being answered; ask again later',
+  target_busy: "A push server result (error_code): another batch or retry job is writing that server's target, or a directory nested in it or containing it",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
