@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSshd, type SshdInstance } from '../../fixtures/sshd.js';
-import type { TestApp } from '../../helpers/app.js';
+import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { TargetClaims } from '../../../src/modules/push/target-claims.js';
 import { TargetClaimsRepository } from '../../../src/modules/push/target-claims.repository.js';
@@ -222,5 +222,87 @@ describe.each(dbKinds())('push safety on %s', (db) => {
     const b = (await call('POST', '/api/sync/files', { server_ids: [healthy], source_path: src })).json();
     expect(b.results[0]).toMatchObject({ status: 'failed', error: `target ${hdir} is being written by retry job 4242`, error_code: 'target_busy' });
     await t.app.services.claims.release(holder, healthy);
+  });
+});
+
+// Two worker processes on one PostgreSQL database and one Redis: the claims and keys are rows, so
+// they hold across processes, not only within one.
+describe.runIf(dbKinds().includes('postgres'))('push safety across two workers on postgres', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let victim: SshdInstance;
+  const cleanup: string[] = [];
+
+  beforeAll(async () => {
+    a = await appFor('postgres');
+    b = await makeTestApp({ shareWith: a, role: 'worker' });
+    victim = await startSshd();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await victim?.stop();
+    rmrf(...cleanup);
+  });
+
+  const post = async (t: TestApp, body: Record<string, unknown>, key: string) =>
+    t.app.inject({ method: 'POST', url: '/api/sync/files', headers: { ...(await t.auth()), 'idempotency-key': key }, payload: body });
+
+  it('one key sent to both workers at once makes one batch; new pushes racing into its target are refused naming it', async () => {
+    const call = caller(() => a);
+    const vdir = remoteDir(victim, 'workers');
+    const vId = await addServer(call, victim, 'workers', { target_path: vdir });
+    const big = stagingDir({ 'small.txt': 'small\n' });
+    const fd = fs.openSync(path.join(big, 'big.bin'), 'w');
+    fs.ftruncateSync(fd, 1024 * 1024 * 1024);
+    fs.closeSync(fd);
+    cleanup.push(vdir, big);
+    const body = { server_ids: [vId], source_path: big, async: true };
+
+    const key = randomUUID();
+    const [r1, r2] = await Promise.all([post(a, body, key), post(b, body, key)]);
+    expect([r1.statusCode, r2.statusCode]).toEqual([202, 202]);
+    const writer = r1.json().batch_id as string;
+    expect(r2.json().batch_id).toBe(writer);
+    expect((await call('GET', '/api/sync/batch-summaries')).json().total).toBe(1);
+
+    // Both workers race a new push of the same target with their own keys: both are refused,
+    // each naming the batch that is writing.
+    const [s1, s2] = await Promise.all([post(a, body, randomUUID()), post(b, body, randomUUID())]);
+    for (const s of [s1, s2]) {
+      expect(s.statusCode).toBe(202);
+      const seen = (await call('GET', `/api/sync/batches/${s.json().batch_id}`)).json();
+      expect(seen.results[0]).toMatchObject({ status: 'failed', error_code: 'target_busy', error: `target ${vdir} is being written by batch ${writer}` });
+    }
+    victim.kill();
+    await a.app.services.push.waitFor(writer);
+    await b.app.services.push.waitFor(writer);
+    expect(await a.app.services.claims.list()).toEqual([]);
+  });
+
+  it('two keys racing to one free target on two workers: exactly one writes, the other is busy naming it', async () => {
+    const other = await startSshd();
+    try {
+      const call = caller(() => a);
+      const dir = remoteDir(other, 'race');
+      const id = await addServer(call, other, 'race', { target_path: dir });
+      const big = stagingDir({ 'small.txt': 'small\n' });
+      const fd = fs.openSync(path.join(big, 'big.bin'), 'w');
+      fs.ftruncateSync(fd, 1024 * 1024 * 1024);
+      fs.closeSync(fd);
+      cleanup.push(dir, big);
+      const body = { server_ids: [id], source_path: big, async: true };
+      const [r1, r2] = await Promise.all([post(a, body, randomUUID()), post(b, body, randomUUID())]);
+      const batches = await Promise.all([r1, r2].map(async (r) => (await call('GET', `/api/sync/batches/${r.json().batch_id}`)).json()));
+      const busy = batches.filter((x) => x.results[0].error_code === 'target_busy');
+      const writing = batches.filter((x) => x.results[0].error_code === null);
+      expect(busy).toHaveLength(1);
+      expect(writing).toHaveLength(1);
+      expect(busy[0].results[0].error).toBe(`target ${dir} is being written by batch ${writing[0].batch_id}`);
+      other.kill();
+      await Promise.all([a, b].map((t) => t.app.services.push.waitFor(writing[0].batch_id)));
+    } finally {
+      await other.stop();
+    }
   });
 });
