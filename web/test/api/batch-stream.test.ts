@@ -51,7 +51,7 @@ describe('batch stream', () => {
     const batch: BatchView = {
       batch_id: 'b', status: 'running', operator: 'admin', source_path: '/tmp/s', sync_mode: 'incremental', started_at: '2026-11-25T00:00:00Z',
       finished_at: null, total: 2, succeeded: 0, failed: 0, skipped: 0,
-      results: [1, 2].map((id) => ({ server_id: id, server_name: `s${id}`, status: 'pending' as const, files_transferred: 0, bytes_transferred: 0, duration_ms: 0, error: null, retry_job_id: null })),
+      results: [1, 2].map((id) => ({ server_id: id, server_name: `s${id}`, status: 'pending' as const, files_transferred: 0, bytes_transferred: 0, duration_ms: 0, error: null, error_code: null, retry_job_id: null })),
     };
     const s = seedFromBatch(emptyStream, batch);
     expect(Object.values(s.servers).map((x) => [x.server_name, x.status])).toEqual([['s1', 'pending'], ['s2', 'pending']]);
