@@ -18,8 +18,8 @@ export function newIdempotencyKey(): string {
 }
 
 export interface StartWorkOptions<TData, TVars> {
-  /** The request; pass `key` on as its Idempotency-Key. */
-  work: (vars: TVars, key: string) => Promise<TData>;
+  /** The request; pass `key` on as its Idempotency-Key. `vars` are what `start` was called with. */
+  work: (key: string, vars: TVars) => Promise<TData>;
   onSuccess?: (data: TData, vars: TVars) => unknown;
   onError?: (error: Error, vars: TVars) => unknown;
 }
@@ -28,7 +28,7 @@ export function useStartWork<TData, TVars = void>(o: StartWorkOptions<TData, TVa
   // Set synchronously on the first click: react-query's pending state arrives a render later.
   const sending = useRef(false);
   const m = useMutation<TData, Error, { vars: TVars; key: string }>({
-    mutationFn: ({ vars, key }) => o.work(vars, key),
+    mutationFn: ({ vars, key }) => o.work(key, vars),
     onSuccess: (data, v) => o.onSuccess?.(data, v.vars),
     onError: (err, v) => o.onError?.(err, v.vars),
     onSettled: () => {

@@ -34,11 +34,14 @@ function stubFetch(answer: (s: Seen) => Response) {
       return answer(s);
     }),
   );
-  return { seen, release: () => held.splice(0).forEach((r) => r()) };
+  const release = () => {
+    for (const r of held.splice(0)) r();
+  };
+  return { seen, release };
 }
 
 function PushButton() {
-  const start = useStartWork({ work: (_: void, key) => push.start({ server_ids: [1, 2, 3], source_path: '/tmp/svc_upload_site' }, key) });
+  const start = useStartWork({ work: (key) => push.start({ server_ids: [1, 2, 3], source_path: '/tmp/svc_upload_site' }, key) });
   return (
     <>
       <Button loading={start.pending} onClick={() => start.start()}>

@@ -20,13 +20,13 @@ import { VerifyPanel } from './VerifyPanel';
 export function BatchLive({ batchId, onNewBatch, linkToBatch = false }: { batchId: string; onNewBatch: (id: string) => void; linkToBatch?: boolean }) {
   const { t } = useTranslation();
   const { stream, error } = useBatchStream(batchId);
-  const cancel = useStartWork({ work: (_: void, key) => push.cancel(batchId, key) });
+  const cancel = useStartWork({ work: (key) => push.cancel(batchId, key) });
   const servers = useMemo(() => Object.values(stream.servers), [stream.servers]);
   const failedIds = servers.filter((s) => s.status === 'failed').map((s) => s.server_id);
   // Verify and compare make sense wherever a push ran, including where it failed half-way.
   const okServers = servers.filter((s) => s.status === 'success' || s.status === 'failed').map((s) => ({ id: s.server_id, name: s.server_name ?? `#${s.server_id}` }));
   const retry = useStartWork({
-    work: (_: void, key) =>
+    work: (key) =>
       push.start(
         {
           server_ids: failedIds,

@@ -16,7 +16,7 @@ const MAX_SERVERS = 1000;
 export function VerifyPanel({ source, targetPath, serverIds }: { source: string; targetPath: string | null; serverIds: number[] }) {
   const { t } = useTranslation();
   const verify = useStartWork({
-    work: (_: void, key) => push.verify({ source_path: source, server_ids: serverIds.slice(0, MAX_SERVERS), target_path: targetPath }, key),
+    work: (key) => push.verify({ source_path: source, server_ids: serverIds.slice(0, MAX_SERVERS), target_path: targetPath }, key),
   });
   return (
     <Paper withBorder p="md">

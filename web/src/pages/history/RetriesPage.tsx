@@ -40,7 +40,7 @@ export default function RetriesPage() {
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: KEY }), client.invalidateQueries({ queryKey: ['dashboard'] })]);
 
   const retry = useStartWork({
-    work: (job: RetryJob, key) => retries.retry(job.id, key),
+    work: (key, job: RetryJob) => retries.retry(job.id, key),
     onSuccess: (_, job) => {
       notifications.show({ color: 'teal', message: `${t('history.retryDone')}: ${job.server_name ?? `#${job.server_id}`}` });
       return refresh();

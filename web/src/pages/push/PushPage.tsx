@@ -35,7 +35,7 @@ export default function PushPage() {
   const ids = [...selected].sort((a, b) => a - b);
 
   const start = useStartWork({
-    work: (_: void, key) =>
+    work: (key) =>
       push.start({ server_ids: ids, source_path: source ?? '', target_path: options.targetPath.trim() || null, sync_mode: options.mode }, key),
     onSuccess: (res) => {
       setConfirmFull(false);

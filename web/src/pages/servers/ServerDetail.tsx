@@ -45,7 +45,7 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
     },
   });
   const remove = useStartWork({
-    work: (_: void, key) => servers.remove(server.id, key),
+    work: (key) => servers.remove(server.id, key),
     onSuccess: () => {
       notifications.show({ color: 'teal', message: t('servers.deleted') });
       setConfirm(null);
