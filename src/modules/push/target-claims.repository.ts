@@ -26,7 +26,9 @@ export class TargetClaimsRepository {
     if (claims.length === 0) return refused;
     await this.db.transaction().execute(async (trx) => {
       // Nesting is not a key the database can enforce, so every claim is checked and inserted
-      // under one lock: two processes never check at once. SQLite serialises its writers anyway.
+      // under one lock: two processes never check at once. On SQLite the first statement below
+      // writes (it drops expired claims), so the transaction holds the file's write lock before
+      // it reads: processes sharing one file take turns instead of failing on a stale snapshot.
       if (isPostgres(trx as unknown as Kysely<unknown>)) await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
       const ids = [...new Set(claims.map((c) => c.server_id))];
       const live: PushTargetClaimRow[] = [];
