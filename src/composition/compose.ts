@@ -20,7 +20,7 @@ import { createHealthModule } from '../modules/health/index.js';
 import { createMessengerModule } from '../modules/messenger/index.js';
 import { createPatrolModule } from '../modules/patrol/index.js';
 import { createPresetsModule } from '../modules/presets/index.js';
-import { createPushModule } from '../modules/push/index.js';
+import { createPushModule, createTargetClaims } from '../modules/push/index.js';
 import { createRemoteModule } from '../modules/remote/index.js';
 import { createRetriesModule } from '../modules/retries/index.js';
 import { createSchedulesModule } from '../modules/schedules/index.js';
@@ -88,7 +88,8 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const remote = createRemoteModule({ servers: servers.servers, ssh, audit, staging: staging.paths, uploadMaxBytes: config.uploadMaxBytes });
 
   const runner = new RsyncRunner({ hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log });
-  const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db };
+  const claims = createTargetClaims(db, owner);
+  const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims };
   const retries = createRetriesModule(fleet);
   const push = createPushModule({ ...fleet, retries: retries.retries, events });
   const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log });
@@ -141,7 +142,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   return {
     config, log, owner, ...platform,
     admins: admins.admins, adminsRepo: admins.repo, auth: auth.auth, tokens: auth.tokens, guard: auth.guard,
-    servers: servers.servers, staging: staging.paths, push: push.push, retries: retries.retries,
+    servers: servers.servers, staging: staging.paths, push: push.push, claims, retries: retries.retries,
     scripts: scripts.scripts, schedules: schedules.schedules,
     alerts: { store: alerts.store, engine: alerts.engine, history: alerts.history, offline: alerts.offline, health: alerts.health, now: alerts.now },
     agent: { agent: agent.agent, installer: agent.installer },

@@ -17,6 +17,8 @@ import type { Database } from '../db/types.js';
 import { AuditRepository } from '../platform/audit/audit.repository.js';
 import { AuditService } from '../platform/audit/audit.service.js';
 import { EventBus } from '../platform/events/event-bus.js';
+import { IdempotencyRepository } from '../platform/idempotency/idempotency.repository.js';
+import { IdempotencyService } from '../platform/idempotency/idempotency.service.js';
 import { NotificationService } from '../platform/notifications/notification.service.js';
 import { RuntimeSettings } from '../platform/settings/runtime-settings.js';
 import { SecretSettings } from '../platform/settings/secret-settings.js';
@@ -32,6 +34,8 @@ export interface Platform {
   audit: AuditService;
   events: EventBus;
   notifications: NotificationService;
+  /** Idempotency-Key handling of the routes that start work. */
+  idempotency: IdempotencyService;
   /** Host keys first seen by the pool are pinned through `onHostKeyPinned` (set by the servers feature). */
   ssh: SshPool;
 }
@@ -85,5 +89,6 @@ export async function buildPlatform(
 
   const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey });
   closers.push(() => ssh.closeAll());
-  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, ssh };
+  const idempotency = new IdempotencyService({ repo: new IdempotencyRepository(handle.db) });
+  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh };
 }

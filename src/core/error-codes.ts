@@ -45,6 +45,11 @@ export const ERROR_CODES = {
   // ZIP uploads.
   zip_name_too_long: 'A ZIP entry name has a path segment longer than 255 bytes of UTF-8',
   zip_name_undecodable: 'A ZIP entry name is not valid in its encoding (marked UTF-8, or the zip_name_encoding setting)',
+  // Work that must happen once.
+  idempotency_key_invalid: 'The Idempotency-Key header is not 1 to 128 visible ASCII characters',
+  idempotency_key_reused: 'This Idempotency-Key was already used (within 10 minutes) for a different request',
+  idempotency_key_in_progress: 'The first request with this Idempotency-Key is still being answered; ask again later',
+  target_busy: "A push server result (error_code): another batch or retry job is writing that server's target, or a directory nested in it or containing it",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -180,6 +180,34 @@ export interface PushResultsTable {
   duration_ms: number;
   error: string | null;
   retry_job_id: number | null;
+  /** Why the server failed, when a client should react to it (`target_busy`); null otherwise. */
+  error_code: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A (server, remote directory) a running batch or retry job is writing; see the push module. */
+export interface PushTargetClaimsTable {
+  server_id: number;
+  target_hash: string;
+  target_path: string;
+  /** `batch` or `retry_job`. */
+  holder_kind: string;
+  holder_id: string;
+  lease_owner: string;
+  lease_expires_at: string;
+  created_at: string;
+}
+
+/** A request that started work, by caller and Idempotency-Key, kept ten minutes. */
+export interface IdempotencyKeysTable {
+  scope: string;
+  idem_key: string;
+  /** sha256 of the route and body: the same key with another request is refused. */
+  fingerprint: string;
+  /** Null while the first request is still being answered. */
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface NoticeClaimsTable {
@@ -201,6 +229,8 @@ export interface Database {
   push_batches: PushBatchesTable;
   push_results: PushResultsTable;
   push_events: PushEventsTable;
+  push_target_claims: PushTargetClaimsTable;
+  idempotency_keys: IdempotencyKeysTable;
   notice_claims: NoticeClaimsTable;
   refresh_families: RefreshFamiliesTable;
 }
@@ -218,3 +248,5 @@ export type AlertRow = Selectable<AlertLogTable>;
 export type RetryJobRow = Selectable<RetryJobsTable>;
 export type PushBatchRow = Selectable<PushBatchesTable>;
 export type PushResultRow = Selectable<PushResultsTable>;
+export type PushTargetClaimRow = Selectable<PushTargetClaimsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

@@ -29,4 +29,18 @@ describe('API docs', () => {
       expect(documented.has(`${r.method} ${openapiPath}`), `${r.method} ${r.url}`).toBe(true);
     }
   });
+
+  it('documents the Idempotency-Key header and the one-writer-per-target rule on the routes that start work', async () => {
+    const doc = (await t.app.inject({ url: '/docs/json' })).json() as {
+      paths: Record<string, Record<string, { description?: string; parameters?: Array<{ in: string; name: string }> }>>;
+    };
+    for (const [p, m] of [['/api/sync/files', 'post'], ['/api/schedules/', 'post'], ['/api/retries/{id}/retry', 'post'], ['/api/scripts/run', 'post']] as const) {
+      const op = doc.paths[p]?.[m] ?? doc.paths[p.replace(/\/$/, '')]?.[m];
+      expect(op?.parameters?.some((x) => x.in === 'header' && x.name === 'idempotency-key'), p).toBe(true);
+    }
+    const push = doc.paths['/api/sync/files'].post.description ?? '';
+    expect(push).toContain('Idempotency-Key');
+    expect(push).toContain('target_busy');
+    expect(push).toContain('`/srv` and `/srv/app` overlap');
+  });
 });

@@ -21,8 +21,18 @@ import { PushJournal } from './push-journal.js';
 import { PushRepository } from './push.repository.js';
 import { pushRoutes } from './push.routes.js';
 import { PushService } from './push.service.js';
+import { TargetClaims } from './target-claims.js';
+import { TargetClaimsRepository } from './target-claims.repository.js';
 
-export type { PushService };
+export type { PushService, TargetClaims };
+
+/**
+ * The claims on remote directories (see target-claims.ts), built before the push and retries
+ * features because both write targets and must see each other's claims.
+ */
+export function createTargetClaims(db: Kysely<Database>, owner: string): TargetClaims {
+  return new TargetClaims({ repo: new TargetClaimsRepository(db), owner });
+}
 
 export interface PushModuleDeps {
   db: Kysely<Database>;
@@ -35,6 +45,7 @@ export interface PushModuleDeps {
   events: Pick<EventBus, 'publish'>;
   log: Logger;
   owner: string;
+  claims: TargetClaims;
 }
 
 /** Replayable messages older than the retention are dropped once an hour. */

@@ -16,6 +16,7 @@ import { mapLimit } from '../../core/map-limit.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type BatchCounts, type PushRepository } from './push.repository.js';
 import type { PushJournal } from './push-journal.js';
+import type { TargetClaims } from './target-claims.js';
 import type { BatchStatus, SyncMode } from './push.schemas.js';
 
 export const CANCEL_KEY_PREFIX = 'push:cancel:';
@@ -31,6 +32,8 @@ export interface BatchDeps {
   cache: Cache;
   /** Numbers, stores and publishes the batch's live messages. */
   journal: Pick<PushJournal, 'record' | 'close'>;
+  /** The batch holds a claim on each member's target; each is released when its transfer ends. */
+  claims: Pick<TargetClaims, 'release' | 'releaseAll'>;
   log: Logger;
 }
 
@@ -46,7 +49,7 @@ export interface BatchPlan {
   concurrency: number;
   /** Known servers, in request order. */
   members: ServerRow[];
-  /** Servers already failed at creation (unknown ids). */
+  /** Servers already failed at creation (unknown ids, targets busy). */
   failedAtStart: number;
   total: number;
   signal: AbortSignal;
@@ -113,6 +116,10 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     } finally {
       // The outcome below reports the final figures; a progress message after it would be stale.
       transfer.cancel();
+      // The transfer is over: another push may write this target now.
+      await d.claims.release({ kind: 'batch', id: p.batchId }, row.id).catch((err: unknown) =>
+        d.log.warn({ batchId: p.batchId, serverId: row.id, err }, 'target claim not released; it expires with the lease'),
+      );
     }
     if (outcome.ok) {
       counts.succeeded++;
@@ -155,6 +162,10 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     }
   }
 
+  // Servers skipped or never started still hold their claims.
+  await d.claims.releaseAll({ kind: 'batch', id: p.batchId }).catch((err: unknown) =>
+    d.log.warn({ batchId: p.batchId, err }, 'target claims not released; they expire with the lease'),
+  );
   const status = batchStatus(counts, cancelled);
   await d.repo.finishBatch(p.batchId, status, counts, nowIso());
   await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });

@@ -21,6 +21,7 @@ export interface ResultUpdate {
   bytes_transferred?: number;
   duration_ms?: number;
   error?: string | null;
+  error_code?: string | null;
   retry_job_id?: number | null;
 }
 

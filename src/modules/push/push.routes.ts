@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { PushService } from './push.service.js';
 import { ErrorResponse } from '../../http/schemas.js';
+import { IdempotencyHeaders } from '../../http/idempotency.js';
 import {
   BatchAccepted, BatchEventsQuery, BatchEventsView, BatchListQuery, BatchSummaryPage, BatchSummaryQuery, BatchParams, BatchView, CancelBody, CancelView, PreviewBody, PreviewView, SyncFilesBody,
 } from './push.schemas.js';
@@ -13,8 +14,17 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ push: PushService }> = asyn
   app.post(
     '/files',
     {
+      config: { idempotent: true },
       schema: {
         tags,
+        description: [
+          'Pushes a staged directory to servers with rsync over SSH; `async: true` answers 202 at once, else 200 with the finished batch.',
+          '',
+          '**Sent once.** With an `Idempotency-Key` header, the same caller repeating the key within 10 minutes gets the first answer again (the same `batch_id`) and no new batch starts; two racing requests with one key make exactly one batch. A synchronous repeat waits up to 30 s for the first answer, then gets 409 `idempotency_key_in_progress`.',
+          '',
+          '**One writer per target.** While a batch or retry job writes a server\'s target directory, no other push may write it, nor a directory nested in it or containing it (`/srv` and `/srv/app` overlap; paths compare after dropping `//`, `.` and trailing slashes). A batch claims its servers\' targets when it is accepted and releases each when that server\'s transfer ends. A server whose target is busy is not queued: its result is `failed` with `error_code: "target_busy"` and an `error` naming the holder (`target /srv/app is being written by batch 1a2b…`), and it gets no retry job. The other servers of the request run. A retry job that finds its target busy waits for its next back-off step without using an attempt. Claims of a crashed process expire with its lease (30 s).',
+        ].join('\n'),
+        headers: IdempotencyHeaders,
         body: SyncFilesBody,
         response: { 200: BatchView, 202: BatchAccepted, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse },
       },

@@ -51,6 +51,12 @@ export const PushResultView = Type.Object({
   bytes_transferred: Type.Number(),
   duration_ms: Type.Integer(),
   error: Nullable(Type.String()),
+  /**
+   * Why the server failed, when a client should react to it; null otherwise. `target_busy`:
+   * another batch or retry job was writing this target (or one nested in it or containing it);
+   * `error` names it. Such a server gets no retry job.
+   */
+  error_code: Nullable(Type.String()),
   retry_job_id: Nullable(Type.Integer()),
 });
 
@@ -93,7 +99,7 @@ export const CancelView = Type.Object({ cancelled: Type.Literal(true), batch_id:
  * - push_started: operator, source_path, target_path, sync_mode, total, failed (unknown servers)
  * - push_progress: server_id, server_name, status running (started, then transfer updates with
  *   percent, bytes_transferred, rate_bps, eta_s at most twice a second) or success / failed /
- *   skipped (done: files_transferred, bytes_transferred, duration_ms, error, retry_job_id)
+ *   skipped (done: files_transferred, bytes_transferred, duration_ms, error, error_code, retry_job_id)
  * - push_complete: status, total, succeeded, failed, skipped, operator
  */
 export const BatchEvent = Type.Object(
@@ -111,6 +117,7 @@ export const BatchEvent = Type.Object(
     files_transferred: Type.Optional(Type.Integer()),
     duration_ms: Type.Optional(Type.Integer()),
     error: Type.Optional(Nullable(Type.String())),
+    error_code: Type.Optional(Nullable(Type.String())),
     retry_job_id: Type.Optional(Nullable(Type.Integer())),
     total: Type.Optional(Type.Integer()),
     succeeded: Type.Optional(Type.Integer()),

@@ -10,7 +10,7 @@ import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, InternalError, NotFoundError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import type { PushBatchRow, PushResultRow, ServerRow } from '../../db/types.js';
+import type { PushResultRow, ServerRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { leaseUntil } from '../../platform/leases.js';
 import type { ServersService } from '../servers/index.js';
@@ -20,8 +20,10 @@ import { toPreview } from './push-preview.js';
 import { refuseFullPushInto } from '../../core/protected-paths.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type NewResult } from './push.repository.js';
+import { summaryOf, toBatchView } from './push-views.js';
 import type { PushJournal } from './push-journal.js';
-import type { BatchEventsView, BatchSummary, BatchSummaryPage, BatchSummaryQuery, BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
+import { TARGET_BUSY, type TargetClaims } from './target-claims.js';
+import type { BatchEventsView, BatchSummaryPage, BatchSummaryQuery, BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
 
 export const DEFAULT_BATCH_SIZE = 50;
 export const DEFAULT_CONCURRENCY = 5;
@@ -37,6 +39,7 @@ export interface PushDeps extends BatchDeps {
   /** This process's lease identity (see platform/leases). */
   owner: string;
   journal: Pick<PushJournal, 'record' | 'close' | 'since'>;
+  claims: TargetClaims;
 }
 
 export type StartOutcome = { async: true; batch_id: string } | { async: false; batch: BatchView };
@@ -86,6 +89,9 @@ export class PushService {
       results,
     );
     if (!created) throw new ConflictError(`Batch ${batchId} already exists`);
+    const busy = await this.claimTargets(batchId, targetPath, members, ids.length);
+    const runnable = members.filter((m) => !busy.has(m.id));
+    const failedAtStart = ids.length - runnable.length;
     await this.d.audit.record(actor, 'sync_files', {
       type: 'batch',
       id: batchId,
@@ -99,8 +105,12 @@ export class PushService {
       target_path: targetPath,
       sync_mode: mode,
       total: ids.length,
-      failed: ids.length - members.length,
+      failed: failedAtStart,
     });
+    for (const m of members) {
+      const error = busy.get(m.id);
+      if (error) this.publish(batchId, m.id, 'failed', { server_name: m.name, error, error_code: TARGET_BUSY, retry_job_id: null });
+    }
 
     const abort = new AbortController();
     const done = executeBatch(this.d, {
@@ -111,8 +121,8 @@ export class PushService {
       mode,
       batchSize: req.batch_size ?? DEFAULT_BATCH_SIZE,
       concurrency: req.concurrency ?? DEFAULT_CONCURRENCY,
-      members,
-      failedAtStart: ids.length - members.length,
+      members: runnable,
+      failedAtStart,
       total: ids.length,
       signal: abort.signal,
     })
@@ -197,7 +207,9 @@ export class PushService {
 
   /** Keeps the leases of the batches this process runs; nothing to write when it runs none. */
   async renewLeases(): Promise<void> {
-    if (this.running.size > 0) await this.d.repo.renewLeases(this.d.owner, leaseUntil());
+    if (this.running.size === 0) return;
+    await this.d.repo.renewLeases(this.d.owner, leaseUntil());
+    await this.d.claims.renew();
   }
 
   /**
@@ -221,11 +233,15 @@ export class PushService {
       const counts = { succeeded, failed, skipped };
       const status = batchStatus(counts, false);
       await this.d.repo.finishBatch(batch.batch_id, status, counts, nowIso());
+      await this.d.claims.releaseAll({ kind: 'batch', id: batch.batch_id });
       await this.d.journal.record(batch.batch_id, { type: 'push_complete', status, total: Number(batch.total), operator: batch.operator, ...counts });
       await this.d.journal.close(batch.batch_id);
       closed.push(batch.batch_id);
     }
     if (closed.length) this.d.log.warn({ batches: closed }, 'recovered push batches whose process stopped');
+    // Claims of any holder (batch or retry job) whose process stopped renewing them.
+    const expired = await this.d.claims.releaseExpired(now);
+    if (expired) this.d.log.warn({ claims: expired }, 'released target claims whose process stopped');
     return closed;
   }
 
@@ -236,6 +252,32 @@ export class PushService {
     await Promise.all(all.map((b) => b.done));
   }
 
+  /**
+   * Claims every member's target for the batch. A server whose target (or a directory nested in
+   * it, or containing it) another batch or retry job is writing fails at once with `target_busy`
+   * and the holder's name, and gets no retry job: pushing into a target someone else is writing
+   * is the operator's call. The others run. Returns the busy servers' messages.
+   */
+  private async claimTargets(batchId: string, targetPath: string | null, members: ServerRow[], total: number): Promise<Map<number, string>> {
+    let busy: Map<number, string>;
+    try {
+      busy = await this.d.claims.claim(
+        { kind: 'batch', id: batchId },
+        members.map((m) => ({ serverId: m.id, targetPath: effectiveTargetPath(targetPath, m.target_path) })),
+      );
+    } catch (err) {
+      // Nothing may stay running (and renewed) without an engine behind it.
+      await this.d.claims.releaseAll({ kind: 'batch', id: batchId }).catch(() => {});
+      await this.d.repo.updateResult(batchId, members.map((m) => m.id), { status: 'failed', error: 'The push could not be started' });
+      await this.d.repo.finishBatch(batchId, 'failed', { succeeded: 0, failed: total, skipped: 0 }, nowIso());
+      throw err;
+    }
+    for (const [serverId, error] of busy) {
+      await this.d.repo.updateResult(batchId, [serverId], { status: 'failed', error, error_code: TARGET_BUSY });
+    }
+    return busy;
+  }
+
   private publish(batchId: string, serverId: number, status: string, extra: Record<string, unknown>): void {
     void this.d.journal.record(batchId, { type: 'push_progress', server_id: serverId, status, ...extra });
   }
@@ -244,35 +286,4 @@ export class PushService {
     if (err instanceof NotFoundError) return null;
     throw err;
   }
-}
-
-function summaryOf(b: PushBatchRow): BatchSummary {
-  const { results: _none, ...summary } = toBatchView(b, []);
-  return summary;
-}
-
-function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchView {
-  return {
-    batch_id: b.batch_id,
-    status: b.status as BatchView['status'],
-    operator: b.operator,
-    source_path: b.source_path,
-    sync_mode: b.sync_mode,
-    started_at: b.started_at,
-    finished_at: b.finished_at,
-    total: Number(b.total),
-    succeeded: Number(b.succeeded),
-    failed: Number(b.failed),
-    skipped: Number(b.skipped),
-    results: results.map((r) => ({
-      server_id: r.server_id,
-      server_name: r.server_name,
-      status: r.status as BatchView['results'][number]['status'],
-      files_transferred: Number(r.files_transferred),
-      bytes_transferred: Number(r.bytes_transferred),
-      duration_ms: Number(r.duration_ms),
-      error: r.error,
-      retry_job_id: r.retry_job_id,
-    })),
-  };
 }

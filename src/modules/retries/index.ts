@@ -14,7 +14,7 @@ import type { ServersService } from '../servers/index.js';
 import type { StagingPaths } from '../staging/index.js';
 import { RetriesRepository } from './retries.repository.js';
 import { retriesRoutes } from './retries.routes.js';
-import { RetriesService } from './retries.service.js';
+import { RetriesService, type TargetGuard } from './retries.service.js';
 
 export type { RetriesService };
 
@@ -30,6 +30,7 @@ export interface RetriesModuleDeps {
   audit: AuditService;
   log: Logger;
   owner: string;
+  claims: TargetGuard;
 }
 
 export function createRetriesModule(d: RetriesModuleDeps) {

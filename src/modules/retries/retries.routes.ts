@@ -1,6 +1,7 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { IdempotencyHeaders } from '../../http/idempotency.js';
 import type { RetriesService } from './retries.service.js';
 import { RetryJobView, RetryListQuery } from './retries.schemas.js';
 
@@ -16,7 +17,10 @@ export const retriesRoutes: FastifyPluginAsyncTypebox<{ retries: RetriesService 
 
   app.post(
     '/:id/retry',
-    { schema: { tags, params: IdParams, response: { 200: RetryJobView, 404: ErrorResponse } } },
+    {
+      config: { idempotent: true },
+      schema: { tags, params: IdParams, headers: IdempotencyHeaders, response: { 200: RetryJobView, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
+    },
     async (req) => retries.retry(req.actor, req.params.id),
   );
 

@@ -2,7 +2,8 @@
  * Retry jobs: a server that failed in a push gets one (at most 3 attempts); a background worker
  * re-runs due jobs with exponential back-off (60 s × 2^retry_count) until one succeeds or the
  * attempts are used up (`failed`). A running job carries its process's lease; a job whose lease
- * ran out goes back to `pending` without using up an attempt.
+ * ran out goes back to `pending` without using up an attempt. A job whose target another batch or
+ * job is writing waits for its next back-off step, also without using up an attempt.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
@@ -50,6 +51,17 @@ export interface RetryRunSummary {
   skipped: boolean;
 }
 
+/**
+ * Claims on remote directories, shared with the push engine: a job writes its target only while
+ * no batch or other job writes it (or a directory nested in it or containing it).
+ */
+export interface TargetGuard {
+  /** The busy message naming the current writer, or null when the target is now claimed. */
+  claimOne(holder: { kind: 'retry_job'; id: number }, target: { serverId: number; targetPath: string }): Promise<string | null>;
+  release(holder: { kind: 'retry_job'; id: number }, serverId: number): Promise<void>;
+  renew(): Promise<void>;
+}
+
 export interface RetriesDeps {
   repo: RetriesRepository;
   runner: RsyncRunner;
@@ -60,6 +72,7 @@ export interface RetriesDeps {
   log: Logger;
   /** This process's lease identity (see platform/leases). */
   owner: string;
+  claims: TargetGuard;
 }
 
 export function backoffAt(retryCount: number, from = Date.now()): string {
@@ -188,7 +201,9 @@ export class RetriesService {
 
   /** Keeps the leases of the jobs this process runs; nothing to write when it runs none. */
   async renewLeases(): Promise<void> {
-    if (this.runningJobs > 0) await this.d.repo.renewLeases(this.d.owner, leaseUntil());
+    if (this.runningJobs === 0) return;
+    await this.d.repo.renewLeases(this.d.owner, leaseUntil());
+    await this.d.claims.renew();
   }
 
   /** true: succeeded; false: failed this attempt; null: someone else claimed it. */
@@ -205,6 +220,7 @@ export class RetriesService {
   private async attempt(job: RetryJobRow): Promise<boolean> {
     let error: string | null = null;
     let final = false;
+    let busy: string | null = null;
     try {
       const row = await this.d.servers.get(job.server_id).catch(() => null);
       const remotePath = row ? effectiveTargetPath(job.target_path, row.target_path) : '';
@@ -217,15 +233,25 @@ export class RetriesService {
         error = `A full push into ${forbidden} is refused`;
         final = true;
       } else {
-        const source = await this.d.staging.resolveStagingDir(job.source_path);
-        const target = await this.d.servers.targetFromRow(row);
-        const r = await this.d.runner.run(target, {
-          source,
-          remotePath,
-          mode: job.sync_mode as RsyncMode,
-          signal: this.stopping.signal,
-        });
-        error = r.ok ? null : r.error;
+        const holder = { kind: 'retry_job' as const, id: job.id };
+        busy = await this.d.claims.claimOne(holder, { serverId: row.id, targetPath: remotePath });
+        if (busy === null) {
+          try {
+            const source = await this.d.staging.resolveStagingDir(job.source_path);
+            const target = await this.d.servers.targetFromRow(row);
+            const r = await this.d.runner.run(target, {
+              source,
+              remotePath,
+              mode: job.sync_mode as RsyncMode,
+              signal: this.stopping.signal,
+            });
+            error = r.ok ? null : r.error;
+          } finally {
+            await this.d.claims.release(holder, row.id).catch((err: unknown) =>
+              this.d.log.warn({ retryJobId: job.id, err }, 'target claim not released; it expires with the lease'),
+            );
+          }
+        }
       }
     } catch (err) {
       // Domain errors (source gone, credentials missing) are client-safe; anything else is logged.
@@ -236,6 +262,13 @@ export class RetriesService {
       }
     }
     const now = nowIso();
+    if (busy !== null) {
+      // Someone else is writing the target: wait for the next back-off step without using an attempt.
+      const next = backoffAt(Number(job.retry_count));
+      await this.d.repo.finish(job.id, this.d.owner, { status: 'pending', next_retry_at: next, last_error: busy }, now);
+      this.d.log.info({ retryJobId: job.id, serverId: job.server_id, next }, 'retry job postponed: target busy');
+      return false;
+    }
     if (error === null) {
       await this.d.repo.finish(job.id, this.d.owner, { status: 'succeeded', next_retry_at: null, last_error: null }, now);
       this.d.log.info({ retryJobId: job.id, serverId: job.server_id }, 'retry job succeeded');

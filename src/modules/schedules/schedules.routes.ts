@@ -1,6 +1,7 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { IdempotencyHeaders } from '../../http/idempotency.js';
 import type { SchedulesService } from './schedules.service.js';
 import { CreateScheduleBody, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
 
@@ -13,7 +14,7 @@ export const schedulesRoutes: FastifyPluginAsyncTypebox<{ schedules: SchedulesSe
 
   app.post(
     '/',
-    { schema: { tags, body: CreateScheduleBody, response: { 201: ScheduleView, ...errors } } },
+    { config: { idempotent: true }, schema: { tags, headers: IdempotencyHeaders, body: CreateScheduleBody, response: { 201: ScheduleView, 409: ErrorResponse, ...errors } } },
     async (req, reply) => reply.code(201).send(await schedules.create(req.actor, req.body)),
   );
 

@@ -1,4 +1,5 @@
 import { IdParams, ErrorResponse } from '../../http/schemas.js';
+import { IdempotencyHeaders } from '../../http/idempotency.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ScriptsService } from './scripts.service.js';
@@ -41,7 +42,10 @@ export const scriptsRoutes: FastifyPluginAsyncTypebox<{ scripts: ScriptsService 
 
   app.post(
     '/run',
-    { schema: { tags, body: RunScriptBody, response: { 200: ScriptRunView, 400: ErrorResponse, 404: ErrorResponse } } },
+    {
+      config: { idempotent: true },
+      schema: { tags, headers: IdempotencyHeaders, body: RunScriptBody, response: { 200: ScriptRunView, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
+    },
     async (req) => scripts.run(req.actor, req.body),
   );
 };

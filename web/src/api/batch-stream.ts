@@ -21,6 +21,8 @@ export interface ServerProgress {
   files_transferred: number | null;
   duration_ms: number | null;
   error: string | null;
+  /** `target_busy`: another batch or retry job was writing this target (`error` names it). */
+  error_code: string | null;
   retry_job_id: number | null;
 }
 
@@ -51,7 +53,7 @@ function fromResult(r: PushResultView): ServerProgress {
   return {
     server_id: r.server_id, server_name: r.server_name, status: r.status, percent: r.status === 'success' ? 100 : null,
     bytes_transferred: r.bytes_transferred, rate_bps: null, eta_s: null, files_transferred: r.files_transferred,
-    duration_ms: r.duration_ms || null, error: r.error, retry_job_id: r.retry_job_id,
+    duration_ms: r.duration_ms || null, error: r.error, error_code: r.error_code, retry_job_id: r.retry_job_id,
   };
 }
 
@@ -71,7 +73,7 @@ function applyOne(s: BatchStream, e: BatchEvent): BatchStream {
     };
   }
   if (e.server_id === undefined) return s;
-  const prev = s.servers[e.server_id] ?? { ...fromResult({ server_id: e.server_id, server_name: null, status: 'pending', files_transferred: 0, bytes_transferred: 0, duration_ms: 0, error: null, retry_job_id: null }), files_transferred: null };
+  const prev = s.servers[e.server_id] ?? { ...fromResult({ server_id: e.server_id, server_name: null, status: 'pending', files_transferred: 0, bytes_transferred: 0, duration_ms: 0, error: null, error_code: null, retry_job_id: null }), files_transferred: null };
   const done = e.status === 'success' || e.status === 'failed' || e.status === 'skipped';
   const next: ServerProgress = {
     ...prev,
@@ -84,6 +86,7 @@ function applyOne(s: BatchStream, e: BatchEvent): BatchStream {
     files_transferred: e.files_transferred ?? prev.files_transferred,
     duration_ms: e.duration_ms ?? prev.duration_ms,
     error: e.error === undefined ? prev.error : e.error,
+    error_code: e.error_code === undefined ? prev.error_code : e.error_code,
     retry_job_id: e.retry_job_id === undefined ? prev.retry_job_id : e.retry_job_id,
   };
   // Running totals between push_started and push_complete, counted from the per-server outcomes.

@@ -76,6 +76,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Public endpoints (login, wallpapers) send no token. */
   anonymous?: boolean;
+  /** Sent as `Idempotency-Key`: the service answers a repeat with the first answer (see start-work.ts). */
+  idempotencyKey?: string;
 }
 
 function urlOf(path: string, query?: RequestOptions['query']): string {
@@ -90,6 +92,7 @@ async function send(method: string, path: string, o: RequestOptions, token: stri
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
+  if (o.idempotencyKey) headers['idempotency-key'] = o.idempotencyKey;
   try {
     return await fetch(urlOf(path, o.query), {
       method,

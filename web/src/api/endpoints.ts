@@ -53,7 +53,7 @@ export const servers = {
   get: (id: number) => api.get<ServerView>(`/api/servers/${id}`),
   create: (body: CreateServerBody) => api.post<ServerView>('/api/servers', body),
   update: (id: number, body: UpdateServerBody) => api.put<ServerView>(`/api/servers/${id}`, body),
-  remove: (id: number) => api.del(`/api/servers/${id}`),
+  remove: (id: number, idempotencyKey?: string) => api.del(`/api/servers/${id}`, { idempotencyKey }),
   test: (id: number) => api.post<TestResult>(`/api/servers/${id}/test`),
   forgetHostKey: (id: number) => api.post<ServerView>(`/api/servers/${id}/forget-host-key`),
   agentToken: (id: number) => api.post<AgentToken>(`/api/servers/${id}/agent-token`),
@@ -77,19 +77,20 @@ export const staging = {
 };
 
 export const push = {
-  start: (body: SyncFilesBody) => api.post<{ batch_id: string; status: 'running' }>('/api/sync/files', { ...body, async: true }),
+  start: (body: SyncFilesBody, idempotencyKey?: string) =>
+    api.post<{ batch_id: string; status: 'running' }>('/api/sync/files', { ...body, async: true }, { idempotencyKey }),
   preview: (body: PreviewBody) => api.post<PreviewView>('/api/sync/preview', body),
-  cancel: (batchId: string) => api.post<CancelView>('/api/sync/cancel', { batch_id: batchId }),
+  cancel: (batchId: string, idempotencyKey?: string) => api.post<CancelView>('/api/sync/cancel', { batch_id: batchId }, { idempotencyKey }),
   batch: (batchId: string) => api.get<BatchView>(`/api/sync/batches/${encodeURIComponent(batchId)}`),
   events: (batchId: string, after: number, limit = 1000) =>
     api.get<BatchEventsView>(`/api/sync/batches/${encodeURIComponent(batchId)}/events`, { query: { after, limit } }),
   summaries: (q: BatchSummaryQuery) => api.get<BatchSummaryPage>('/api/sync/batch-summaries', { query: q }),
-  verify: (body: VerifyBody) => api.post<VerifyResponse>('/api/sync/verify', body),
+  verify: (body: VerifyBody, idempotencyKey?: string) => api.post<VerifyResponse>('/api/sync/verify', body, { idempotencyKey }),
   diff: (body: FileDiffBody) => api.post<FileDiffResponse>('/api/sync/file-diff', body),
 };
 
 export const retries = {
   list: (limit = 200) => api.get<RetryJobView[]>('/api/retries', { query: { limit } }),
-  retry: (id: number) => api.post<RetryJobView>(`/api/retries/${id}/retry`),
+  retry: (id: number, idempotencyKey?: string) => api.post<RetryJobView>(`/api/retries/${id}/retry`, undefined, { idempotencyKey }),
   remove: (id: number) => api.del(`/api/retries/${id}`),
 };

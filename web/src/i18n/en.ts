@@ -81,6 +81,7 @@ export const en = {
     modeChecksum: 'Checksum', targetPath: 'Target path', targetPathHelp: 'Leave empty to use each server’s own target path (or /tmp/sync).',
     fullConfirm: 'A full push deletes files on {{count}} servers that the source does not have.', start: 'Push to {{count}} servers', starting: 'Starting…',
     progressTitle: 'Batch {{id}}', overall: '{{done}} of {{total}} servers done', cancel: 'Cancel push', cancelling: 'Cancel requested: servers not started yet are skipped.',
+    targetBusy: 'Target busy',
     failedOf: '{{failed}} failed of {{total}}', retryFailed: 'Retry the {{count}} failed', verify: 'Verify', verifying: 'Verifying…', diff: 'Compare a file',
     newPush: 'New push', rate: '{{rate}}/s', eta: '{{time}} left', transferred: '{{bytes}} transferred', files: '{{count}} files', error: 'Error',
     verifyTitle: 'Verification against {{count}} local files', matched: 'Matched', missing: 'Missing', mismatched: 'Different', verifyFailed: 'Could not check',

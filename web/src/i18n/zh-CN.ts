@@ -82,6 +82,7 @@ export const zhCN: Resources = {
     modeChecksum: '校验和', targetPath: '目标路径', targetPathHelp: '留空则使用每台服务器自己的目标路径（或 /tmp/sync）。',
     fullConfirm: '完全推送会在 {{count}} 台服务器上删除来源中没有的文件。', start: '推送到 {{count}} 台服务器', starting: '正在开始…',
     progressTitle: '批次 {{id}}', overall: '已完成 {{done}} / {{total}} 台', cancel: '取消推送', cancelling: '已请求取消：尚未开始的服务器将被跳过。',
+    targetBusy: '目标目录正被写入',
     failedOf: '{{total}} 台中 {{failed}} 台失败', retryFailed: '重试失败的 {{count}} 台', verify: '校验', verifying: '校验中…', diff: '对比文件',
     newPush: '新建推送', rate: '{{rate}}/秒', eta: '剩余 {{time}}', transferred: '已传输 {{bytes}}', files: '{{count}} 个文件', error: '错误',
     verifyTitle: '与 {{count}} 个本地文件校验', matched: '一致', missing: '缺失', mismatched: '不同', verifyFailed: '无法检查',

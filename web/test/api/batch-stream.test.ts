@@ -20,7 +20,7 @@ describe('batch stream', () => {
     expect([s.lastSeq, s.status, s.total, s.succeeded, s.failed, s.sync_mode, s.source_path]).toEqual([7, 'partial', 2, 1, 1, 'full', '/tmp/s']);
     expect(s.servers[1]).toEqual({
       server_id: 1, server_name: 's1', status: 'success', percent: 100, bytes_transferred: 1000, rate_bps: null, eta_s: null,
-      files_transferred: 3, duration_ms: 900, error: null, retry_job_id: null,
+      files_transferred: 3, duration_ms: 900, error: null, error_code: null, retry_job_id: null,
     });
     expect(s.servers[2]).toMatchObject({ status: 'failed', error: 'Connection refused', retry_job_id: 7 });
   });
@@ -51,7 +51,7 @@ describe('batch stream', () => {
     const batch: BatchView = {
       batch_id: 'b', status: 'running', operator: 'admin', source_path: '/tmp/s', sync_mode: 'incremental', started_at: '2026-11-25T00:00:00Z',
       finished_at: null, total: 2, succeeded: 0, failed: 0, skipped: 0,
-      results: [1, 2].map((id) => ({ server_id: id, server_name: `s${id}`, status: 'pending' as const, files_transferred: 0, bytes_transferred: 0, duration_ms: 0, error: null, retry_job_id: null })),
+      results: [1, 2].map((id) => ({ server_id: id, server_name: `s${id}`, status: 'pending' as const, files_transferred: 0, bytes_transferred: 0, duration_ms: 0, error: null, error_code: null, retry_job_id: null })),
     };
     const s = seedFromBatch(emptyStream, batch);
     expect(Object.values(s.servers).map((x) => [x.server_name, x.status])).toEqual([['s1', 'pending'], ['s2', 'pending']]);
@@ -62,5 +62,15 @@ describe('batch stream', () => {
     expect([done.status, done.succeeded, done.skipped, done.servers[1].status, done.servers[1].percent, done.servers[2].status]).toEqual([
       'cancelled', 1, 1, 'success', 100, 'skipped',
     ]);
+  });
+});
+
+describe('batch stream: busy targets', () => {
+  it('keeps the error code of a server refused because its target is busy', () => {
+    const s = applyEvents(emptyStream, [
+      { type: 'push_started', batch_id: 'b', seq: 1, total: 1, failed: 1 },
+      { type: 'push_progress', batch_id: 'b', seq: 2, server_id: 4, status: 'failed', error: 'target /srv/app is being written by batch a1', error_code: 'target_busy', retry_job_id: null },
+    ]);
+    expect(s.servers[4]).toMatchObject({ status: 'failed', error: 'target /srv/app is being written by batch a1', error_code: 'target_busy', retry_job_id: null });
   });
 });

@@ -6,12 +6,12 @@
 import { Alert, Anchor, Button, Code, Group, Stack, Text } from '@mantine/core';
 import type { SyncMode } from '@server/modules/push/push.schemas';
 import { IconPlayerStop, IconRefresh } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBatchStream } from '../../api/batch-stream';
 import { push } from '../../api/endpoints';
+import { useStartWork } from '../../api/start-work';
 import { ErrorDisplay } from '../ErrorDisplay';
 import { BatchProgress } from './BatchProgress';
 import { DiffPanel } from './DiffPanel';
@@ -20,19 +20,22 @@ import { VerifyPanel } from './VerifyPanel';
 export function BatchLive({ batchId, onNewBatch, linkToBatch = false }: { batchId: string; onNewBatch: (id: string) => void; linkToBatch?: boolean }) {
   const { t } = useTranslation();
   const { stream, error } = useBatchStream(batchId);
-  const cancel = useMutation({ mutationFn: () => push.cancel(batchId) });
+  const cancel = useStartWork({ work: (key) => push.cancel(batchId, key) });
   const servers = useMemo(() => Object.values(stream.servers), [stream.servers]);
   const failedIds = servers.filter((s) => s.status === 'failed').map((s) => s.server_id);
   // Verify and compare make sense wherever a push ran, including where it failed half-way.
   const okServers = servers.filter((s) => s.status === 'success' || s.status === 'failed').map((s) => ({ id: s.server_id, name: s.server_name ?? `#${s.server_id}` }));
-  const retry = useMutation({
-    mutationFn: () =>
-      push.start({
-        server_ids: failedIds,
-        source_path: stream.source_path ?? '',
-        target_path: stream.target_path,
-        sync_mode: (stream.sync_mode ?? 'incremental') as SyncMode,
-      }),
+  const retry = useStartWork({
+    work: (key) =>
+      push.start(
+        {
+          server_ids: failedIds,
+          source_path: stream.source_path ?? '',
+          target_path: stream.target_path,
+          sync_mode: (stream.sync_mode ?? 'incremental') as SyncMode,
+        },
+        key,
+      ),
     onSuccess: (res) => onNewBatch(res.batch_id),
   });
   const running = stream.status === 'running';
@@ -59,12 +62,12 @@ export function BatchLive({ batchId, onNewBatch, linkToBatch = false }: { batchI
         </Stack>
         <Group gap="xs">
           {running && (
-            <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} aria-hidden />} loading={cancel.isPending} disabled={cancel.isSuccess} onClick={() => cancel.mutate()}>
+            <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} aria-hidden />} loading={cancel.pending} disabled={cancel.isSuccess} onClick={() => cancel.start()}>
               {t('push.cancel')}
             </Button>
           )}
           {!running && failedIds.length > 0 && stream.source_path && (
-            <Button leftSection={<IconRefresh size={16} aria-hidden />} loading={retry.isPending} onClick={() => retry.mutate()}>
+            <Button leftSection={<IconRefresh size={16} aria-hidden />} loading={retry.pending} onClick={() => retry.start()}>
               {t('push.retryFailed', { count: failedIds.length })}
             </Button>
           )}

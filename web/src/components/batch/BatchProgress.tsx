@@ -124,6 +124,8 @@ function ServerCell({ s, lang }: { s: ServerProgress; lang: string }) {
   if (s.status === 'failed' || s.error) {
     return (
       <Text size="xs" c="red.8" style={{ wordBreak: 'break-word' }}>
+        {/* A busy target is not a fault of the server: say so before the message naming the writer. */}
+        {s.error_code === 'target_busy' && <strong>{t('push.targetBusy')}: </strong>}
         {s.error ?? t('status.failed')}
       </Text>
     );

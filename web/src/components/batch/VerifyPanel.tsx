@@ -5,9 +5,9 @@
 import { Accordion, Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { VerifyResponse } from '@server/modules/remote/remote.schemas';
 import { IconChecklist } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { push } from '../../api/endpoints';
+import { useStartWork } from '../../api/start-work';
 import { ErrorDisplay } from '../ErrorDisplay';
 
 /** The service checks at most this many servers per request. */
@@ -15,8 +15,8 @@ const MAX_SERVERS = 1000;
 
 export function VerifyPanel({ source, targetPath, serverIds }: { source: string; targetPath: string | null; serverIds: number[] }) {
   const { t } = useTranslation();
-  const verify = useMutation({
-    mutationFn: () => push.verify({ source_path: source, server_ids: serverIds.slice(0, MAX_SERVERS), target_path: targetPath }),
+  const verify = useStartWork({
+    work: (key) => push.verify({ source_path: source, server_ids: serverIds.slice(0, MAX_SERVERS), target_path: targetPath }, key),
   });
   return (
     <Paper withBorder p="md">
@@ -25,8 +25,8 @@ export function VerifyPanel({ source, targetPath, serverIds }: { source: string;
           <Title order={2} size="h4">
             {t('push.verify')}
           </Title>
-          <Button leftSection={<IconChecklist size={16} aria-hidden />} variant="light" loading={verify.isPending} disabled={serverIds.length === 0} onClick={() => verify.mutate()}>
-            {verify.isPending ? t('push.verifying') : t('push.verify')}
+          <Button leftSection={<IconChecklist size={16} aria-hidden />} variant="light" loading={verify.pending} disabled={serverIds.length === 0} onClick={() => verify.start()}>
+            {verify.pending ? t('push.verifying') : t('push.verify')}
           </Button>
         </Group>
         <ErrorDisplay error={verify.error} />

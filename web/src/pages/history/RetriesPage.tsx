@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { retries } from '../../api/endpoints';
+import { useStartWork } from '../../api/start-work';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
@@ -38,8 +39,8 @@ export default function RetriesPage() {
 
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: KEY }), client.invalidateQueries({ queryKey: ['dashboard'] })]);
 
-  const retry = useMutation({
-    mutationFn: (job: RetryJob) => retries.retry(job.id),
+  const retry = useStartWork({
+    work: (key, job: RetryJob) => retries.retry(job.id, key),
     onSuccess: (_, job) => {
       notifications.show({ color: 'teal', message: `${t('history.retryDone')}: ${job.server_name ?? `#${job.server_id}`}` });
       return refresh();
@@ -83,8 +84,8 @@ export default function RetriesPage() {
         <RetriesTable
           jobs={list.data}
           now={now}
-          busyId={retry.isPending ? (retry.variables?.id ?? null) : null}
-          onRetry={(job) => retry.mutate(job)}
+          busyId={retry.pending ? (retry.variables?.id ?? null) : null}
+          onRetry={(job) => retry.start(job)}
           onDelete={(job) => {
             remove.reset();
             setDeleting(job);

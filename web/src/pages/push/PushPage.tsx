@@ -6,11 +6,11 @@
 import { Button, Group, Paper, Stepper, Text } from '@mantine/core';
 import { IconCloudUpload } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { push } from '../../api/endpoints';
+import { useStartWork } from '../../api/start-work';
 import { BatchLive } from '../../components/batch/BatchLive';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
@@ -34,9 +34,9 @@ export default function PushPage() {
   const phone = useMediaQuery('(max-width: 30em)') ?? false;
   const ids = [...selected].sort((a, b) => a - b);
 
-  const start = useMutation({
-    mutationFn: () =>
-      push.start({ server_ids: ids, source_path: source ?? '', target_path: options.targetPath.trim() || null, sync_mode: options.mode }),
+  const start = useStartWork({
+    work: (key) =>
+      push.start({ server_ids: ids, source_path: source ?? '', target_path: options.targetPath.trim() || null, sync_mode: options.mode }, key),
     onSuccess: (res) => {
       setConfirmFull(false);
       setParams({ batch: res.batch_id });
@@ -66,7 +66,7 @@ export default function PushPage() {
   }
 
   const canNext = [source !== null, selected.size > 0, true][step] ?? false;
-  const begin = () => (options.mode === 'full' ? setConfirmFull(true) : start.mutate());
+  const begin = () => (options.mode === 'full' ? setConfirmFull(true) : start.start());
   return (
     <Page title={t('push.title')}>
       {/* On a phone the three steps stay on one line: smaller icons, no step descriptions. */}
@@ -92,7 +92,7 @@ export default function PushPage() {
               {t('common.next')}
             </Button>
           ) : (
-            <Button color={options.mode === 'full' ? 'red' : undefined} loading={start.isPending} disabled={!source || ids.length === 0} onClick={begin}>
+            <Button color={options.mode === 'full' ? 'red' : undefined} loading={start.pending} disabled={!source || ids.length === 0} onClick={begin}>
               {t('push.start', { count: ids.length })}
             </Button>
           )}
@@ -104,8 +104,8 @@ export default function PushPage() {
         message={t('push.fullConfirm', { count: ids.length })}
         word={FULL_WORD}
         confirmLabel={t('push.start', { count: ids.length })}
-        loading={start.isPending}
-        onConfirm={() => start.mutate()}
+        loading={start.pending}
+        onConfirm={() => start.start()}
         onClose={() => setConfirmFull(false)}
       />
     </Page>

@@ -10,6 +10,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { servers } from '../../api/endpoints';
+import { useStartWork } from '../../api/start-work';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyText } from '../../components/CopyText';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
@@ -43,8 +44,8 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
       setConfirm(null);
     },
   });
-  const remove = useMutation({
-    mutationFn: () => servers.remove(server.id),
+  const remove = useStartWork({
+    work: (key) => servers.remove(server.id, key),
     onSuccess: () => {
       notifications.show({ color: 'teal', message: t('servers.deleted') });
       setConfirm(null);
@@ -159,8 +160,8 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
         message={t('servers.deleteConfirm', { name: server.name })}
         word={server.name}
         confirmLabel={t('common.delete')}
-        loading={remove.isPending}
-        onConfirm={() => remove.mutate()}
+        loading={remove.pending}
+        onConfirm={() => remove.start()}
         onClose={() => setConfirm(null)}
       />
       {/* Refusals of the confirmed actions, shown where the operator is looking afterwards. */}

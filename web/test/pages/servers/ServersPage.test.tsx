@@ -137,7 +137,7 @@ describe('the server detail', () => {
     expect((confirm as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(within(dialog).getByLabelText('Type db-2 to confirm'), { target: { value: 'db-2' } });
     await userEvent.click(confirm);
-    await waitFor(() => expect(api.servers.remove).toHaveBeenCalledWith(2));
+    await waitFor(() => expect(api.servers.remove).toHaveBeenCalledWith(2, expect.stringMatching(/^[0-9a-f-]{32,36}$/)));
     await waitFor(() => expect(search().get('server')).toBeNull());
   });
 
