@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, NO_NUL } from '../../http/schemas.js';
+import { Id, Nullable, NO_NUL } from '../../http/schemas.js';
 import { PRIVATE_KEY_MAX } from '../ssh-key-presets/ssh-key-presets.schemas.js';
 
 export { IdParams } from '../presets/presets.schemas.js';
@@ -34,8 +34,8 @@ const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 const details = {
   username: Type.Optional(Nullable(Type.String({ maxLength: 100, pattern: NO_NUL }))),
   auth_type: Type.Optional(AuthType),
-  ssh_key_preset_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  password_preset_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  ssh_key_preset_id: Type.Optional(Nullable(Id)),
+  password_preset_id: Type.Optional(Nullable(Id)),
   /** Write-only; "" leaves the stored key unchanged, null removes it. */
   private_key: Type.Optional(Nullable(Type.String({ maxLength: PRIVATE_KEY_MAX }))),
   /** Write-only; "" leaves the stored password unchanged, null removes it. */
