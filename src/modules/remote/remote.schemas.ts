@@ -7,7 +7,7 @@ const PathString = (opts: { minLength?: number } = {}) => Type.String({ maxLengt
 // ---- browse ----
 export const BrowseBody = Type.Object({
   // Optional on purpose: a missing or zero server_id is a 400 (as for upload), not a schema 422.
-  server_id: Type.Optional(Nullable(Id)),
+  server_id: Type.Optional(Nullable(Type.Union([Type.Literal(0), Id]))),
   path: Type.Optional(PathString()),
 });
 export type BrowseBody = Static<typeof BrowseBody>;
