@@ -22,8 +22,10 @@ export const ValidationErrorResponse = Type.Object({
 /** `T | null`. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-/** Text that is stored as-is: PostgreSQL refuses NUL characters, so they are a schema failure. */
-export const NO_NUL = '^[^\\u0000]*$';
+/*
+ * Strings need no NUL pattern: the input guard (http/input-guard.ts) refuses a NUL character in
+ * every param, query value and JSON string of every route, so no schema can forget it.
+ */
 
 /** The largest id a stored row can have: ids are 32-bit integers on PostgreSQL (SQLite's are larger). */
 export const ID_MAX = 2_147_483_647;

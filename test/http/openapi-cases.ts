@@ -138,7 +138,8 @@ export function unboundedNumbers(s: Schema, at = ''): string[] {
   if (alts) return alts.flatMap((b) => unboundedNumbers(b, at));
   if (s.type === 'object') return Object.entries(s.properties ?? {}).flatMap(([k, p]) => unboundedNumbers(p, `${at}.${k}`));
   if (s.type === 'array') return unboundedNumbers(s.items ?? {}, `${at}.0`);
-  return (s.type === 'integer' || s.type === 'number') && s.maximum === undefined ? [at] : [];
+  const fixed = s.const !== undefined || s.enum !== undefined;
+  return (s.type === 'integer' || s.type === 'number') && s.maximum === undefined && !fixed ? [at] : [];
 }
 
 function asParam(v: unknown): string {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, ID_MAX, NO_NUL, Nullable } from '../../http/schemas.js';
+import { Id, ID_MAX, Nullable } from '../../http/schemas.js';
 
 /** The push modes: incremental (changed files), full (adds --delete), checksum; anything else is a 422. */
 export const SyncModeSchema = Type.Union([Type.Literal('incremental'), Type.Literal('full'), Type.Literal('checksum')]);
@@ -12,8 +12,8 @@ export const BatchId = Type.String({ pattern: BATCH_ID_PATTERN, minLength: 1, ma
 export const ServerId = Id;
 export const ServerIds = Type.Array(ServerId, { minItems: 1, maxItems: 5000 });
 
-export const LocalPath = Type.String({ minLength: 1, maxLength: 4096, pattern: NO_NUL });
-export const RemotePath = Type.String({ maxLength: 4096, pattern: NO_NUL });
+export const LocalPath = Type.String({ minLength: 1, maxLength: 4096 });
+export const RemotePath = Type.String({ maxLength: 4096 });
 
 export const SyncFilesBody = Type.Object({
   server_ids: ServerIds,
