@@ -33,6 +33,8 @@ function findBadValue(value: unknown, path: string, depth: number): Hit | null {
     return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? null : { path, message: NUMBER_MESSAGE };
   }
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return null;
+  // Only parsed JSON and query objects: a Buffer or a stream some parser hands over is no field list.
+  if (ArrayBuffer.isView(value) || typeof (value as { pipe?: unknown }).pipe === 'function') return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const hit = findBadValue(value[i], `${path}.${i}`, depth + 1);

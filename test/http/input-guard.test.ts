@@ -4,7 +4,10 @@
  * maximum) and every string field a NUL character, one field at a time with the rest plausible.
  * Each answer is a 422 naming that field, never a 5xx, and SQLite and PostgreSQL answer alike.
  */
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installErrorHandling } from '../../src/http/error-handler.js';
+import { installInputGuard } from '../../src/http/input-guard.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds, type DbKind } from '../helpers/targets.js';
 import { hostileCases, unboundedNumbers, type HostileCase, type OpenApiDoc, type Schema } from './openapi-cases.js';
@@ -27,6 +30,35 @@ const cases = hostileCases(doc, { key: 'heartbeat_timeout' });
 const NOT_A_SCHEMA_FAILURE: Record<string, number> = { 'PUT /api/settings/{key} body.value out-of-range': 400 };
 /** Status per case name, per database: compared once every database has answered. */
 const answers = new Map<DbKind, Map<string, number>>(dbKinds().map((db) => [db, new Map()]));
+
+describe('the input guard alone', () => {
+  const app = Fastify();
+  beforeAll(async () => {
+    installErrorHandling(app);
+    installInputGuard(app);
+    app.post('/free/:p', async () => ({ ok: true }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+  const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, payload: payload as object });
+
+  it.each([
+    ['a nested string', '/free/x', { list: [{ name: 'ok' }, { name: 'a\u0000b' }] }, 'body.list.1.name'],
+    ['a property name', '/free/x', { 'k\u0000': 1 }, 'body.k\\0'],
+    ['a path parameter', '/free/a%00b', {}, 'params.p'],
+    ['a query value', '/free/x?q=a%00b', {}, 'querystring.q'],
+    ['a number beyond 2^53', '/free/x', { n: 2 ** 60 }, 'body.n'],
+  ])('refuses NUL or a huge number in %s with a 422 naming it', async (_what, url, payload, field) => {
+    const res = await post(url, payload);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: field }] });
+  });
+
+  it('lets everything else through', async () => {
+    const res = await post('/free/x?q=%C3%A9', { list: [{ name: 'a\\0b', n: 2 ** 31 }], t: true, z: null });
+    expect(res.json()).toEqual({ ok: true });
+  });
+});
 
 describe('the hostile cases cover the API', () => {
   it('every route with input has cases, the named ones included', () => {
