@@ -14,8 +14,8 @@ import type { AppConfig } from './config/config.js';
 import { installAuthHook } from './http/auth-hook.js';
 import { installConsole } from './http/console-static.js';
 import { installErrorHandling } from './http/error-handler.js';
-import { installFiniteNumberGuard } from './http/finite-numbers.js';
 import { installIdempotency } from './http/idempotency.js';
+import { installInputGuard } from './http/input-guard.js';
 import { logOptions } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
 import { buildSecurityHeaders, docsCsp, installSecurityHeaders } from './http/security-headers.js';
@@ -87,7 +87,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   installValidation(app);
   installErrorHandling(app, await installConsole(app, opts.consoleDir === undefined ? defaultConsoleDir() : opts.consoleDir));
   installAuthHook(app, { auth: root.services.auth });
-  installFiniteNumberGuard(app);
+  installInputGuard(app);
   installIdempotency(app, root.services.idempotency);
   await installAnonymousRateLimit(app, { cacheUrl: config.cacheUrl, cachePrefix: config.cachePrefix, perMinute: config.anonRateLimit });
 

@@ -1,14 +1,16 @@
 /**
  * The one mapper from errors to HTTP: every answer is `{ detail, code }` with a code from the
  * catalogue (`core/error-codes.ts`). Domain errors keep their status, message and code, schema
- * failures become 422 `{detail, code, errors}`, Fastify's own client errors keep their 4xx, and
- * anything else is a bare 500 — the stack and message stay in the log.
+ * failures become 422 `{detail, code, errors}`, Fastify's own client errors keep their 4xx, a
+ * value the database refuses (out of range, bytes it cannot store) is a 400, and anything else
+ * is a bare 500 — the stack and message stay in the log.
  */
 import type { ConsoleFallback } from './console-static.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, UnprocessableError } from '../core/errors.js';
 import type { ErrorCode } from '../core/error-codes.js';
 import { DecryptionError } from '../core/crypto.js';
+import { isValueRejected } from '../db/errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -83,6 +85,11 @@ export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFall
         code: 'validation_failed',
         errors,
       });
+    }
+    if (isValueRejected(err)) {
+      // The database's own message quotes the value and the SQL; it stays in the log.
+      req.log.warn({ err }, 'value refused by the database');
+      return reply.code(400).send({ detail: 'A value in the request cannot be stored or looked up', code: 'value_out_of_range' });
     }
     const known = err.code ? CLIENT_MESSAGES[err.code] : undefined;
     if (known) return reply.code(known[0]).send({ detail: known[1], code: known[2] });

@@ -22,11 +22,23 @@ export const ValidationErrorResponse = Type.Object({
 /** `T | null`. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-/** Text that is stored as-is: PostgreSQL refuses NUL characters, so they are a schema failure. */
-export const NO_NUL = '^[^\\u0000]*$';
+/*
+ * Strings need no NUL pattern: the input guard (http/input-guard.ts) refuses a NUL character in
+ * every param, query value and JSON string of every route, so no schema can forget it.
+ */
 
-/** `/:id` of a stored row; ids are 32-bit on PostgreSQL, so a larger one is a 422, not a database error. */
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+/** The largest id a stored row can have: ids are 32-bit integers on PostgreSQL (SQLite's are larger). */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * The id of a stored row, wherever a client sends one (path, query, body, a list of ids): a
+ * larger one is a 422 on both databases instead of a PostgreSQL range error. Every input id uses
+ * this one schema; response ids may stay plain integers.
+ */
+export const Id = Type.Integer({ minimum: 1, maximum: ID_MAX });
+
+/** `/:id` of a stored row. */
+export const IdParams = Type.Object({ id: Id });
 
 export type ErrorResponse = Static<typeof ErrorResponse>;
 export type ValidationErrorResponse = Static<typeof ValidationErrorResponse>;

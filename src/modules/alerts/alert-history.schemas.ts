@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
+import { Id } from '../../http/schemas.js';
 
 const BOOL_WORDS = ['true', 'false', 'True', 'False', 'TRUE', 'FALSE', '1', '0', 'yes', 'no', 'on', 'off', ''];
 
 export const HistoryQuery = Type.Object({
-  server_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  server_id: Type.Optional(Id),
   type: Type.Optional(Type.String({ maxLength: 32 })),
   is_recovery: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: BOOL_WORDS })),
   // `active` / `recovered` filter (and override is_recovery); any other value, e.g. `all`, filters nothing.

@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { NO_NUL } from '../../http/schemas.js';
 
 export { IdParams } from '../../http/schemas.js';
 
@@ -12,16 +11,16 @@ export const PresetView = Type.Object({
   created_at: Type.String(),
 });
 
-const Username = Type.Union([Type.String({ maxLength: 100, pattern: NO_NUL }), Type.Null()]);
+const Username = Type.Union([Type.String({ maxLength: 100 }), Type.Null()]);
 
 export const CreatePresetBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
   username: Type.Optional(Username),
   encrypted_pw: Type.String({ minLength: 1, maxLength: 4096 }),
 });
 
 export const UpdatePresetBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   username: Type.Optional(Username),
   encrypted_pw: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
 });

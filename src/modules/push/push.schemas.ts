@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NO_NUL, Nullable } from '../../http/schemas.js';
+import { Id, ID_MAX, Nullable } from '../../http/schemas.js';
 
 /** The push modes: incremental (changed files), full (adds --delete), checksum; anything else is a 422. */
 export const SyncModeSchema = Type.Union([Type.Literal('incremental'), Type.Literal('full'), Type.Literal('checksum')]);
@@ -9,11 +9,11 @@ export const BATCH_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const BatchId = Type.String({ pattern: BATCH_ID_PATTERN, minLength: 1, maxLength: 64 });
 
 /** Server ids are SQL `integer`; larger values would be a database error, not a clean 422. */
-export const ServerId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+export const ServerId = Id;
 export const ServerIds = Type.Array(ServerId, { minItems: 1, maxItems: 5000 });
 
-export const LocalPath = Type.String({ minLength: 1, maxLength: 4096, pattern: NO_NUL });
-export const RemotePath = Type.String({ maxLength: 4096, pattern: NO_NUL });
+export const LocalPath = Type.String({ minLength: 1, maxLength: 4096 });
+export const RemotePath = Type.String({ maxLength: 4096 });
 
 export const SyncFilesBody = Type.Object({
   server_ids: ServerIds,
@@ -132,7 +132,7 @@ export const BatchEvent = Type.Object(
 );
 
 export const BatchEventsQuery = Type.Object({
-  after: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: ID_MAX, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 1000 })),
 });
 

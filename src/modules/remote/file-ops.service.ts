@@ -6,7 +6,7 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError } from '../../core/errors.js';
 import { commandFailed, commandFailureDetail, isConnectionFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
-import { protectedTarget } from '../../core/protected-paths.js';
+import { protectedTarget, pseudoFsTarget } from '../../core/protected-paths.js';
 import { assertNoNul, stripTrailingSlash } from './remote-paths.js';
 import type { FileOpsBody } from './remote.schemas.js';
 import type { FileOpsResponse } from './remote.schemas.js';
@@ -38,6 +38,7 @@ export class FileOpsService {
       assertNoNul(body.new_path, 'new_path');
       const to = stripTrailingSlash(body.new_path);
       refuseProtected(p, 'rename');
+      refusePseudoFs(to, 'rename into');
       argv = ['mv', '--', p, to];
       detail = `${p} -> ${to}`;
     } else if (op === 'delete') {
@@ -45,6 +46,7 @@ export class FileOpsService {
       argv = ['rm', '-rf', '--', p];
       detail = p;
     } else {
+      refusePseudoFs(p, 'create a directory in');
       argv = ['mkdir', '-p', '--', p];
       detail = p;
     }
@@ -71,7 +73,20 @@ export class FileOpsService {
   }
 }
 
+/** Exactly a protected directory, or anything in a pseudo-filesystem: refused for delete and rename. */
 function refuseProtected(p: string, op: string): void {
   const hit = protectedTarget(p);
-  if (hit !== null) throw new BadRequestError(`Refusing to ${op} ${hit === '/' ? 'the root directory' : `the system directory ${hit}`}`);
+  if (hit !== null) {
+    throw new BadRequestError(`Refusing to ${op} ${hit === '/' ? 'the root directory' : `the system directory ${hit}`}`, 'protected_path');
+  }
+  refusePseudoFs(p, op);
+}
+
+/**
+ * Nothing below /proc, /sys or /dev is an operator's file, and /proc/<pid>/root reaches the
+ * whole filesystem again, so every file operation there (mkdir too) is refused.
+ */
+function refusePseudoFs(p: string, op: string): void {
+  const fs = pseudoFsTarget(p);
+  if (fs !== null) throw new BadRequestError(`Refusing to ${op} ${p.slice(0, 200)}: nothing in ${fs} may be changed`, 'protected_path');
 }

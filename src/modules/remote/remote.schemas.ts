@@ -1,13 +1,13 @@
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Id, Nullable } from '../../http/schemas.js';
 
-/** NUL bytes are refused by the services with a 400 naming the field, so the schema lets them through. */
+/** NUL characters are refused for every field by the input guard (http/input-guard.ts), a 422 naming the field. */
 const PathString = (opts: { minLength?: number } = {}) => Type.String({ maxLength: 4096, ...opts });
 
 // ---- browse ----
 export const BrowseBody = Type.Object({
   // Optional on purpose: a missing or zero server_id is a 400 (as for upload), not a schema 422.
-  server_id: Type.Optional(Nullable(Type.Integer())),
+  server_id: Type.Optional(Nullable(Type.Union([Type.Literal(0), Id]))),
   path: Type.Optional(PathString()),
 });
 export type BrowseBody = Static<typeof BrowseBody>;
@@ -31,7 +31,7 @@ export type BrowseResponse = Static<typeof BrowseResponse>;
 
 // ---- file-ops ----
 export const FileOpsBody = Type.Object({
-  server_id: Type.Integer(),
+  server_id: Id,
   // A plain string: an unknown operation is a 400 naming it, not a schema 422.
   operation: Type.String({ maxLength: 32 }),
   path: PathString(),
@@ -48,7 +48,7 @@ export type FileOpsResponse = Static<typeof FileOpsResponse>;
 
 // ---- diagnose ----
 export const DiagnoseBody = Type.Object({
-  server_id: Type.Integer(),
+  server_id: Id,
   target_path: Type.Optional(Nullable(PathString())),
 });
 
@@ -69,7 +69,7 @@ export type DiagnoseResponse = Static<typeof DiagnoseResponse>;
 export const FileDiffBody = Type.Object({
   source_path: PathString({ minLength: 1 }),
   relative_path: PathString({ minLength: 1 }),
-  server_id: Type.Integer(),
+  server_id: Id,
   target_path: Type.Optional(Nullable(PathString())),
 });
 export type FileDiffBody = Static<typeof FileDiffBody>;
@@ -106,7 +106,7 @@ export type UploadResponse = Static<typeof UploadResponse>;
 // ---- verify ----
 export const VerifyBody = Type.Object({
   source_path: PathString({ minLength: 1 }),
-  server_ids: Type.Array(Type.Integer(), { maxItems: 1000 }),
+  server_ids: Type.Array(Id, { maxItems: 1000 }),
   target_path: Type.Optional(Nullable(PathString())),
   max_files: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 10_000 })),
 });

@@ -16,6 +16,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
+import { ID_MAX } from '../../http/schemas.js';
 import { BadRequestError, DomainError } from '../../core/errors.js';
 import { uploadFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
@@ -48,7 +49,10 @@ function parseServerId(raw: string | undefined): number {
   if (raw === undefined) throw new BadRequestError('server_id is required');
   const s = raw.trim();
   if (!/^\d{1,15}$/.test(s)) throw new BadRequestError('server_id must be numeric');
-  return Number(s);
+  // The same bound as every id in a JSON body (`Id`): a larger one is no row on either database.
+  const id = Number(s);
+  if (id < 1 || id > ID_MAX) throw new BadRequestError(`server_id must be between 1 and ${ID_MAX}`);
+  return id;
 }
 
 function remoteDir(raw: string | undefined): string {

@@ -14,7 +14,7 @@ import { nowIso } from '../../core/time.js';
 import type { RetryJobRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mapLimit } from '../../core/map-limit.js';
-import { protectedTarget } from '../../core/protected-paths.js';
+import { fullPushForbidden } from '../../core/protected-paths.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import type { RsyncMode, RsyncRunner } from '../../adapters/rsync/index.js';
 import { leaseUntil } from '../../platform/leases.js';
@@ -225,7 +225,7 @@ export class RetriesService {
       const row = await this.d.servers.get(job.server_id).catch(() => null);
       const remotePath = row ? effectiveTargetPath(job.target_path, row.target_path) : '';
       // The same rule as a push: no mirror (with deletion) into a protected directory, ever.
-      const forbidden = row && job.sync_mode === 'full' ? protectedTarget(remotePath) : null;
+      const forbidden = row && job.sync_mode === 'full' ? fullPushForbidden(remotePath) : null;
       if (!row) {
         error = 'Server not found';
         final = true; // nothing to retry against

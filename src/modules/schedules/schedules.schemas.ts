@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, NO_NUL } from '../../http/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import { RemotePath, ServerId, SyncModeSchema } from '../push/push.schemas.js';
 import { SCRIPT_MAX_CHARS, ScriptId } from '../scripts/scripts.schemas.js';
 
@@ -7,21 +7,21 @@ export const RunMode = Type.Union([Type.Literal('once'), Type.Literal('cron')]);
 export const ScheduleType = Type.Union([Type.Literal('push'), Type.Literal('script')]);
 
 const fields = {
-  source_path: Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL })),
+  source_path: Nullable(Type.String({ maxLength: 4096 })),
   target_path: Nullable(RemotePath),
   server_ids: Nullable(Type.Array(ServerId, { maxItems: 5000 })),
   run_mode: Nullable(RunMode),
-  cron_expr: Nullable(Type.String({ maxLength: 200, pattern: NO_NUL })),
+  cron_expr: Nullable(Type.String({ maxLength: 200 })),
   fire_at: Nullable(Type.String({ maxLength: 64 })),
   sync_mode: Nullable(SyncModeSchema),
   enabled: Nullable(Type.Boolean()),
   schedule_type: Nullable(ScheduleType),
   script_id: Nullable(ScriptId),
-  script_content: Nullable(Type.String({ maxLength: SCRIPT_MAX_CHARS, pattern: NO_NUL })),
+  script_content: Nullable(Type.String({ maxLength: SCRIPT_MAX_CHARS })),
   exec_timeout: Nullable(Type.Integer({ minimum: 1, maximum: 86_400 })),
   long_task: Nullable(Type.Boolean()),
 };
-const ScheduleName = Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL });
+const ScheduleName = Type.String({ minLength: 1, maxLength: 200 });
 
 type Fields = typeof fields;
 const optionalFields = Object.fromEntries(

@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, NO_NUL } from '../../http/schemas.js';
+import { Id, Nullable } from '../../http/schemas.js';
 import { ServerIds } from '../push/push.schemas.js';
 
 
 export const SCRIPT_MAX_CHARS = 100_000;
-export const ScriptContent = Type.String({ minLength: 1, maxLength: SCRIPT_MAX_CHARS, pattern: NO_NUL });
-const ScriptName = Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL });
-export const ScriptId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+export const ScriptContent = Type.String({ minLength: 1, maxLength: SCRIPT_MAX_CHARS });
+const ScriptName = Type.String({ minLength: 1, maxLength: 200 });
+export const ScriptId = Id;
 
 export const ScriptView = Type.Object({
   id: Type.Integer(),

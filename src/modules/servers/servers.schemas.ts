@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, NO_NUL } from '../../http/schemas.js';
+import { Id, Nullable } from '../../http/schemas.js';
 import { PRIVATE_KEY_MAX } from '../ssh-key-presets/ssh-key-presets.schemas.js';
 
 export { IdParams } from '../presets/presets.schemas.js';
@@ -26,22 +26,22 @@ export const ServerView = Type.Object({
   updated_at: Type.String(),
 });
 
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL });
+const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Host = Type.String({ minLength: 1, maxLength: 255 });
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 
 /** Optional in both bodies, with the same rules. */
 const details = {
-  username: Type.Optional(Nullable(Type.String({ maxLength: 100, pattern: NO_NUL }))),
+  username: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   auth_type: Type.Optional(AuthType),
-  ssh_key_preset_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  password_preset_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  ssh_key_preset_id: Type.Optional(Nullable(Id)),
+  password_preset_id: Type.Optional(Nullable(Id)),
   /** Write-only; "" leaves the stored key unchanged, null removes it. */
   private_key: Type.Optional(Nullable(Type.String({ maxLength: PRIVATE_KEY_MAX }))),
   /** Write-only; "" leaves the stored password unchanged, null removes it. */
   password: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
-  target_path: Type.Optional(Nullable(Type.String({ maxLength: 4096, pattern: NO_NUL }))),
-  tags: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64, pattern: NO_NUL }), { maxItems: 50 }))),
+  target_path: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  tags: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }))),
   host_key_fingerprint: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
   /** The caller's own password, needed (with the setting credential_reauth on) to attach a
    *  password preset or to move a server holding a password to another host or port. */

@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { NO_NUL } from '../../http/schemas.js';
 
 export { IdParams, PresetRef, RevealBody } from '../presets/presets.schemas.js';
 
@@ -17,18 +16,18 @@ export const SshKeyPresetView = Type.Object({
   created_at: Type.String(),
 });
 
-const Username = Type.Union([Type.String({ maxLength: 100, pattern: NO_NUL }), Type.Null()]);
+const Username = Type.Union([Type.String({ maxLength: 100 }), Type.Null()]);
 const PublicKey = Type.Union([Type.String({ maxLength: 8192, pattern: ONE_LINE }), Type.Null()]);
 
 export const CreateSshKeyPresetBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
   username: Type.Optional(Username),
   private_key: Type.String({ minLength: 1, maxLength: PRIVATE_KEY_MAX }),
   public_key: Type.Optional(PublicKey),
 });
 
 export const UpdateSshKeyPresetBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   username: Type.Optional(Username),
   private_key: Type.Optional(Type.String({ minLength: 1, maxLength: PRIVATE_KEY_MAX })),
   public_key: Type.Optional(PublicKey),

@@ -23,7 +23,7 @@ export const AuditQuery = Type.Object({
   date_from: Type.Optional(Type.String({ maxLength: 40 })),
   date_to: Type.Optional(Type.String({ maxLength: 40 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
 });
 
 export const AuditPage = Type.Object({

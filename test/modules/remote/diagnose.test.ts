@@ -89,10 +89,10 @@ describe.each(dbKinds())('POST /api/sync/diagnose on %s', (db) => {
     expect(nc).toMatchObject({ ssh_ok: false, disk_avail: null, errors: [expect.stringMatching(/no SSH private key/i)] });
   });
 
-  it('404 for a missing server, 422 without server_id, 400 for a NUL byte', async () => {
+  it('404 for a missing server, 422 without server_id, 422 for a NUL byte', async () => {
     expect((await r.post('/api/sync/diagnose', { server_id: 999_999 })).statusCode).toBe(404);
     expect((await r.post('/api/sync/diagnose', {})).statusCode).toBe(422);
-    expect((await diagnose({ target_path: 'a\u0000b' })).statusCode).toBe(400);
+    expect((await diagnose({ target_path: 'a\u0000b' })).statusCode).toBe(422);
   });
 
   it('hostile target paths run nothing', async () => {

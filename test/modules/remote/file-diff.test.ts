@@ -144,10 +144,10 @@ describe.each(dbKinds())('POST /api/sync/file-diff on %s', (db) => {
     expect(res.json()).toMatchObject({ local_exists: true, remote_exists: null, error: expect.stringMatching(/SSH connection failed/) });
   });
 
-  it('404 for a missing server; 422 for a bad body; 400 for a NUL byte', async () => {
+  it('404 for a missing server; 422 for a bad body; 422 for a NUL byte', async () => {
     expect((await diff({ server_id: 999_999, relative_path: 'same.txt' })).statusCode).toBe(404);
     expect((await r.post('/api/sync/file-diff', { source_path: src })).statusCode).toBe(422);
-    expect((await diff({ relative_path: 'a\u0000b' })).statusCode).toBe(400);
+    expect((await diff({ relative_path: 'a\u0000b' })).statusCode).toBe(422);
   });
 
   it('hostile relative paths run nothing', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protectedTarget } from '../../../src/core/protected-paths.js';
+import { fullPushForbidden, protectedTarget, pseudoFsTarget } from '../../../src/core/protected-paths.js';
 import { stripTrailingSlash } from '../../../src/modules/remote/remote-paths.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { hostileNames, markerPath, remoteTestApp, writeRemote, type RemoteTestApp } from './remote-helpers.js';
@@ -67,7 +67,7 @@ describe.each(dbKinds())('POST /api/sync/file-ops on %s', (db) => {
     expect(missing.statusCode).toBe(404);
     expect(fs.existsSync(`${dir}/q`)).toBe(false);
     expect((await r.post('/api/sync/file-ops', { operation: 'mkdir', path: '/x' })).statusCode).toBe(422);
-    expect((await op({ operation: 'mkdir', path: 'a\u0000b' })).statusCode).toBe(400);
+    expect((await op({ operation: 'mkdir', path: 'a\u0000b' })).statusCode).toBe(422);
   });
 
   it('refuses to delete or rename / and top-level system directories', async () => {
@@ -81,6 +81,34 @@ describe.each(dbKinds())('POST /api/sync/file-ops on %s', (db) => {
     writeRemote('/tmp/fleet-file-ops-ok.txt', 'x');
     expect((await op({ operation: 'delete', path: '/tmp/fleet-file-ops-ok.txt' })).statusCode).toBe(200);
     expect(fs.existsSync('/tmp/fleet-file-ops-ok.txt')).toBe(false);
+  });
+
+  it('refuses delete, rename and mkdir anywhere in /proc, /sys and /dev (by name, after normalising)', async () => {
+    writeRemote('/tmp/fleet-file-ops-procfs.txt', 'x');
+    const refused: Array<Record<string, unknown>> = [
+      { operation: 'delete', path: '/proc/self/root/tmp/fleet-file-ops-procfs.txt' },
+      { operation: 'delete', path: '/proc/1/root/etc' },
+      { operation: 'delete', path: '/sys/fs/cgroup/x' },
+      { operation: 'delete', path: '/dev/shm/x' },
+      { operation: 'delete', path: '//tmp/../proc/./self/cwd' },
+      { operation: 'delete', path: '../../proc/self/root/tmp/fleet-file-ops-procfs.txt' },
+      { operation: 'rename', path: '/proc/self/root/tmp/fleet-file-ops-procfs.txt', new_path: '/tmp/y' },
+      { operation: 'rename', path: '/tmp/fleet-file-ops-procfs.txt', new_path: '/proc/self/root/tmp/z' },
+      { operation: 'mkdir', path: '/dev/shm/fleet-file-ops-dir' },
+      { operation: 'mkdir', path: '/sys/x' },
+    ];
+    for (const body of refused) {
+      const res = await op(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code, JSON.stringify(body)).toBe('protected_path');
+      expect(res.json().detail).toMatch(/^Refusing to /);
+    }
+    expect(fs.readFileSync('/tmp/fleet-file-ops-procfs.txt', 'utf8')).toBe('x');
+    expect(fs.existsSync('/dev/shm/fleet-file-ops-dir')).toBe(false);
+    expect((await r.audit('file_delete')).some((a) => String(a.detail).includes('/proc'))).toBe(false);
+    // A name that merely starts like one is not below it.
+    expect((await op({ operation: 'delete', path: '/tmp/fleet-file-ops-procfs.txt' })).statusCode).toBe(200);
+    expect((await op({ operation: 'mkdir', path: `${dir}/proc/sys` })).statusCode).toBe(200);
   });
 
   it('an unreachable server is a 400 with the connection error', async () => {
@@ -135,5 +163,22 @@ describe('remote path rules', () => {
     expect(protectedTarget('data')).toBeNull();
     expect(protectedTarget('..foo')).toBeNull();
     expect(protectedTarget('../..')).toBe('../..');
+    // A climb out of the login directory may reach `/`: judged as if it did.
+    expect(protectedTarget('../../etc')).toBe('/etc');
+    expect(protectedTarget('../srv/app')).toBeNull();
+  });
+
+  it('names the pseudo-filesystem a path is in, after normalising', () => {
+    expect(pseudoFsTarget('/proc/self/root/etc')).toBe('/proc');
+    expect(pseudoFsTarget('/proc')).toBe('/proc');
+    expect(pseudoFsTarget('/sys/')).toBe('/sys');
+    expect(pseudoFsTarget('/dev//shm')).toBe('/dev');
+    expect(pseudoFsTarget('/tmp/../proc')).toBe('/proc');
+    expect(pseudoFsTarget('../../../dev/sda')).toBe('/dev');
+    expect(pseudoFsTarget('/process')).toBeNull();
+    expect(pseudoFsTarget('/srv/proc')).toBeNull();
+    expect(pseudoFsTarget('proc/self')).toBeNull();
+    expect(fullPushForbidden('/proc/self/root/srv/app')).toBe('/proc');
+    expect(fullPushForbidden('/srv/app')).toBeNull();
   });
 });

@@ -100,6 +100,12 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
       [[sid(), file('..', 'x')], /\.\./],
       [[sid(), { field: 'remote_path', value: `${dir}/../etc` }, file('a.txt', 'x')], /\.\./],
       [[sid(), { field: 'remote_path', value: `/tmp/${'x'.repeat(70_000)}` }, file('a.txt', 'x')], /too long/],
+      // Ids are bounded like every JSON id (a larger one would be a range error on PostgreSQL).
+      [[{ field: 'server_id', value: '2147483648' }, file('a.txt', 'x')], /between 1 and 2147483647/],
+      [[file('a.txt', 'x'), { field: 'server_id', value: '99999999999999' }], /between 1 and 2147483647/],
+      [[{ field: 'server_id', value: '0' }, file('a.txt', 'x')], /between 1 and 2147483647/],
+      [[sid(), { field: 'remote_path', value: `${dir}/a\u0000b` }, file('a.txt', 'x')], /NUL/],
+      [[sid(), file('a\u0000b.txt', 'x')], /NUL/],
     ];
     for (const [parts, detail] of cases) {
       const res = await upload(parts);

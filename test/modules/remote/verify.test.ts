@@ -114,7 +114,7 @@ describe.each(dbKinds())('POST /api/sync/verify on %s', (db) => {
     expect((await verify({ source_path: '/etc/hostname' })).statusCode).toBe(400);
     expect((await verify({ source_path: '/etc' })).statusCode).toBe(403);
     expect((await verify({ source_path: `${src}/../../etc` })).statusCode).toBe(403);
-    expect((await verify({ source_path: 'a\u0000b' })).statusCode).toBe(400);
+    expect((await verify({ source_path: 'a\u0000b' })).statusCode).toBe(422);
     expect((await r.post('/api/sync/verify', { source_path: src })).statusCode).toBe(422);
   });
 

@@ -67,8 +67,8 @@ describe.each(dbKinds())('local staging operations on %s', (db) => {
       expect((await post('browse-local', { path: `${dir}/b.txt` })).statusCode).toBe(404);
       expect((await post('browse-local', { path: `${dir}/missing` })).statusCode).toBe(404);
       expect((await post('browse-local', {})).statusCode).toBe(422);
-      expect((await post('browse-local', { path: `${dir}/\0x` })).statusCode).toBe(400);
-      expect((await post('validate-source-path', { path: `${dir}/\0x` })).statusCode).toBe(400);
+      expect((await post('browse-local', { path: `${dir}/\0x` })).statusCode).toBe(422);
+      expect((await post('validate-source-path', { path: `${dir}/\0x` })).statusCode).toBe(422);
     });
   });
 
