@@ -14,10 +14,10 @@ describe('error mapping', () => {
   });
   afterAll(async () => t?.close());
 
-  it('unknown routes are 404 {detail}', async () => {
+  it('unknown routes are 404 {detail, code}', async () => {
     const res = await t.app.inject({ url: '/api/definitely-not-here' });
     expect(res.statusCode).toBe(404);
-    expect(Object.keys(res.json())).toEqual(['detail']);
+    expect(res.json()).toEqual({ detail: 'Not found: GET /api/definitely-not-here', code: 'route_not_found' });
   });
 
   it('malformed JSON is 400 {detail}', async () => {
