@@ -37,5 +37,5 @@ export function refuseFullPushInto(mode: string, target: string, server?: string
   const hit = protectedTarget(target);
   if (!hit) return;
   const whose = server ? ` (the target of server "${server}")` : '';
-  throw new BadRequestError(`A full push deletes what the source lacks; it is refused into ${hit}${whose}. Choose a directory below it.`);
+  throw new BadRequestError(`A full push deletes what the source lacks; it is refused into ${hit}${whose}. Choose a directory below it.`, 'protected_path');
 }

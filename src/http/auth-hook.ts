@@ -32,14 +32,14 @@ export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
     if (auth) {
       const m = /^Bearer\s+(\S+)$/i.exec(auth);
       const admin = m ? await d.auth.authenticate(m[1]) : null;
-      if (!admin) throw new UnauthorizedError('Invalid or expired token');
+      if (!admin) throw new UnauthorizedError('Invalid or expired token', 'token_invalid');
       req.admin = admin;
       req.actor = { adminId: admin.id, username: admin.username, ip };
       return;
     }
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey) {
-      if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key');
+      if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key', 'api_key_invalid');
       req.actor = { adminId: null, username: 'api', ip };
       // The key is for machines: whoever holds it must not be able to mint or take over admins.
       if (req.routeOptions.config?.adminOnly) throw new ForbiddenError(API_KEY_REFUSED, 'api_key_refused');

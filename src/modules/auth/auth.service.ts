@@ -134,7 +134,7 @@ export class AuthService {
     }
     await slot.failed();
     await this.d.audit.record(actor, 'reauth_failed', { type: 'admin', id: admin.id, detail: `endpoint=${endpoint}` });
-    throw new BadRequestError(WRONG_CURRENT_PASSWORD);
+    throw new BadRequestError(WRONG_CURRENT_PASSWORD, 'wrong_password');
   }
 
   async totpSetup(admin: AdminRow, actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
@@ -150,8 +150,8 @@ export class AuthService {
 
   async totpEnable(admin: AdminRow, actor: Actor, code: string): Promise<void> {
     if (admin.totp_enabled) throw new ConflictError('totp_enabled', 'totp_enabled');
-    if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
-    if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code');
+    if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first', 'totp_not_set_up');
+    if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code', 'totp_invalid');
     await this.d.admins.setTotp(admin.id, admin.totp_secret_enc, true);
     await this.d.audit.record(actor, 'totp_enable', { type: 'admin', id: admin.id });
   }
