@@ -23,6 +23,7 @@ export const en = {
   errors: {
     network: 'The service cannot be reached. Check your connection.', boundary: 'This part of the page failed to show.',
     tryAgain: 'Try again', fieldsBelow: 'Some fields need attention.', title: 'Something went wrong',
+    pageLoad: 'This page could not be loaded', pageLoadHelp: 'The service did not answer, or it was just upgraded. Retry when it is back.',
     codes: {
       bad_request: 'The request was refused: {{detail}}',
       unauthorized: 'You are not signed in.',
@@ -220,6 +221,9 @@ export const en = {
     newPush: 'New push', batch: 'Batch', attemptsOf_one: '{{count}} of {{max}}', attemptsOf_other: '{{count}} of {{max}}', dueNow: 'Due now',
     deleted: 'Retry job deleted', deleteConfirmFor: 'Delete the retry job of {{server}}? It will not be tried again.',
     nextAt: 'Next attempt {{time}}', actions: 'Actions',
+  },
+  enums: {
+    alertType: { cpu: 'CPU', mem: 'Memory', disk: 'Disk', offline: 'Offline', time_drift: 'Clock drift' },
   },
   placeholder: {
     title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',

@@ -24,6 +24,7 @@ export const zhCN: Resources = {
   },
   errors: {
     network: '无法连接到服务，请检查网络。', boundary: '页面的这一部分无法显示。', tryAgain: '重试', fieldsBelow: '部分字段需要修改。', title: '出错了',
+    pageLoad: '无法加载此页面', pageLoadHelp: '服务没有响应，或刚刚升级。服务恢复后请重试。',
     codes: {
       bad_request: '请求被拒绝：{{detail}}',
       unauthorized: '您尚未登录。',
@@ -221,6 +222,9 @@ export const zhCN: Resources = {
     newPush: '新推送', batch: '批次', attemptsOf_other: '{{count}} / {{max}}', dueNow: '立即到期',
     deleted: '重试任务已删除', deleteConfirmFor: '删除 {{server}} 的重试任务？它将不再被重试。',
     nextAt: '下次尝试 {{time}}', actions: '操作',
+  },
+  enums: {
+    alertType: { cpu: 'CPU', mem: '内存', disk: '磁盘', offline: '离线', time_drift: '时钟偏差' },
   },
   placeholder: {
     title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',
