@@ -12,7 +12,8 @@ const e2e = setupE2E();
 
 describe.each(WIDTHS)('route errors at %s', (viewport) => {
   it('a page opened while the service is stopped and recovered with Retry', async () => {
-    const cp = await e2e.signedIn(viewport);
+    // The phone in the dark scheme, so both looks of the error element are seen.
+    const cp = await e2e.signedIn(viewport, { colorScheme: viewport === 'phone' ? 'dark' : 'light' });
     const { page } = cp;
     await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'dashboard.title'));
     // While the service is down the browser reports each refused request, the live socket's
