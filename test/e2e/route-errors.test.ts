@@ -48,4 +48,34 @@ describe.each(WIDTHS)('route errors at %s', (viewport) => {
     expect(pathOf(page)).toBe('/history');
     expect(await page.getByText(t(en, 'errors.pageLoad')).count()).toBe(0);
   });
+
+  it('after an upgrade (the page’s chunk gone, another build served) the page reloads once, never in a loop', async () => {
+    const cp = await e2e.signedIn(viewport);
+    const { page } = cp;
+    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'dashboard.title'));
+    cp.allow(/404|Failed to fetch dynamically imported module|Failed to load resource/);
+    // What an upgraded service answers: the old build's History chunk is 404, and `/` is the new
+    // index.html with another build id.
+    await page.route(/\/assets\/HistoryPage-[^/]+\.js$/, (r) => r.fulfill({ status: 404, body: 'Not found' }));
+    let probes = 0;
+    await page.route(`${e2e.svc.url}/`, async (r) => {
+      probes++;
+      const res = await r.fetch();
+      const html = (await res.text()).replace(/name="fleet-build" content="[^"]+"/, 'name="fleet-build" content="9.9.9+upgraded"');
+      await r.fulfill({ response: res, body: html });
+    });
+    let loads = 0;
+    page.on('load', () => loads++);
+
+    await clickNav(page, t(en, 'nav.history'));
+    // One reload by itself; the reloaded page (still without the chunk here) shows the error and stays.
+    await expect.poll(() => loads, { timeout: 20_000 }).toBe(1);
+    await page.getByRole('main').getByRole('alert').filter({ hasText: t(en, 'errors.pageLoad') }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => sessionStorage.getItem('fleet.reloadedForBuild'))).toBe('9.9.9+upgraded');
+    // The reloaded page looked at the served build too, and left it at that.
+    await expect.poll(() => probes, { timeout: 20_000 }).toBe(2);
+    await page.getByRole('main').getByRole('alert').filter({ hasText: t(en, 'errors.pageLoad') }).waitFor();
+    expect(loads).toBe(1);
+    expect(pathOf(page)).toBe('/history');
+  });
 });
