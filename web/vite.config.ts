@@ -38,10 +38,24 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * This build's id (package version + build time), compiled into the code and written into
+ * index.html: a page whose chunks 404 after an upgrade compares the two to reload once.
+ */
+const BUILD_ID = `${JSON.parse(fs.readFileSync(path.resolve(here, '../package.json'), 'utf8')).version}+${Date.now().toString(36)}`;
+
+function buildId(): Plugin {
+  return {
+    name: 'fleet-build-id',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { name: 'fleet-build', content: BUILD_ID }, injectTo: 'head' }],
+  };
+}
+
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), buildId()],
+  define: { __FLEET_BUILD__: JSON.stringify(BUILD_ID) },
   resolve: { alias: { '@server': path.resolve(here, '../src') } },
   build: {
     outDir: path.resolve(here, 'dist'),

@@ -37,18 +37,18 @@ export function normalizeKeyText(text: string): string {
 export function parsePrivateKey(text: string): ParsedPrivateKey {
   const normalized = normalizeKeyText(text);
   if (normalized.startsWith(PKCS8_ENCRYPTED) || /^Proc-Type:\s*4,ENCRYPTED/m.test(normalized)) {
-    throw new BadRequestError(ENCRYPTED_MESSAGE);
+    throw new BadRequestError(ENCRYPTED_MESSAGE, 'private_key_encrypted');
   }
   const header = [OPENSSH, RSA_PEM, PKCS8].find((h) => normalized.startsWith(h));
-  if (!header || !normalized.includes(header.replace('BEGIN', 'END'))) throw new BadRequestError(FORMAT_MESSAGE);
+  if (!header || !normalized.includes(header.replace('BEGIN', 'END'))) throw new BadRequestError(FORMAT_MESSAGE, 'private_key_invalid');
 
   const parsed = ssh2.utils.parseKey(toSsh2Form(normalized, header));
   if (parsed instanceof Error) {
-    if (/passphrase|encrypted/i.test(parsed.message)) throw new BadRequestError(ENCRYPTED_MESSAGE);
-    throw new BadRequestError(FORMAT_MESSAGE);
+    if (/passphrase|encrypted/i.test(parsed.message)) throw new BadRequestError(ENCRYPTED_MESSAGE, 'private_key_encrypted');
+    throw new BadRequestError(FORMAT_MESSAGE, 'private_key_invalid');
   }
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (!key?.isPrivateKey()) throw new BadRequestError(FORMAT_MESSAGE);
+  if (!key?.isPrivateKey()) throw new BadRequestError(FORMAT_MESSAGE, 'private_key_invalid');
   return { normalized, keyType: key.type, publicKey: `${key.type} ${key.getPublicSSH().toString('base64')}` };
 }
 
@@ -67,11 +67,12 @@ function toSsh2Form(normalized: string, header: string): string {
   try {
     key = crypto.createPrivateKey({ key: normalized, format: 'pem' });
   } catch {
-    throw new BadRequestError(FORMAT_MESSAGE);
+    throw new BadRequestError(FORMAT_MESSAGE, 'private_key_invalid');
   }
   if (key.asymmetricKeyType === 'rsa') return String(key.export({ type: 'pkcs1', format: 'pem' }));
   if (key.asymmetricKeyType === 'ec') return String(key.export({ type: 'sec1', format: 'pem' }));
   throw new BadRequestError(
     `PKCS#8 ${key.asymmetricKeyType ?? 'unknown'} keys are not supported; use the OpenSSH format (BEGIN OPENSSH PRIVATE KEY)`,
+    'private_key_unsupported',
   );
 }

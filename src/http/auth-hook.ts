@@ -33,14 +33,14 @@ export function installAuthHook(app: FastifyInstance, d: AuthHookDeps): void {
     if (auth) {
       const m = /^Bearer\s+(\S+)$/i.exec(auth);
       const admin = m ? await d.auth.authenticate(m[1]) : null;
-      if (!admin) throw new UnauthorizedError('Invalid or expired token');
+      if (!admin) throw new UnauthorizedError('Invalid or expired token', 'token_invalid');
       req.admin = admin;
       req.actor = { adminId: admin.id, username: admin.username, ip };
       return;
     }
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey) {
-      if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key');
+      if (!(await d.auth.apiKeyMatches(apiKey))) throw new UnauthorizedError('Invalid API key', 'api_key_invalid');
       req.actor = { adminId: null, username: 'api', ip };
       if (refusesApiKey(req)) throw new ForbiddenError(API_KEY_REFUSED, 'api_key_refused');
       return;

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../modules/staging/staging-helpers.js';
 import { expectAccessible } from './support/browser.js';
+import { en, t } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
 
 // Its own staging prefix: the journeys pick "the newest staging directory", which must be theirs.
@@ -164,7 +165,7 @@ describe.each(WIDTHS)('push at %s', (viewport) => {
     // The broken server is fixed; one click pushes again to just the failed one.
     const fixed = await e2e.svc.api('PUT', `/api/servers/${broken.id}`, { target_path: `${runDir()}/e2e-${viewport}-gamma` }, { token });
     expect(fixed.status).toBe(200);
-    await page.getByRole('button', { name: 'Retry the 1 failed' }).click();
+    await page.getByRole('button', { name: t(en, 'push.retryFailed', { count: 1 }) }).click();
     await page.waitForURL((u) => u.searchParams.get('batch') !== batchId);
     await page.getByText('1 of 1 servers done').waitFor({ timeout: 90_000 });
     await expect.poll(() => resultRow(page, broken.name).getByText('Success', { exact: true }).isVisible()).toBe(true);

@@ -16,7 +16,7 @@ const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
 
 export function invalidArchive(reason: string): BadRequestError {
-  return new BadRequestError(`Invalid ZIP archive: ${reason.slice(0, 200)}`);
+  return new BadRequestError(`Invalid ZIP archive: ${reason.slice(0, 200)}`, 'zip_invalid');
 }
 
 export interface Planned {

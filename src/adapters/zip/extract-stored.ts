@@ -51,7 +51,7 @@ function classify(err: unknown): DomainError {
     return invalidArchive('entries conflict (a file and a directory share a path)');
   }
   if (code === 'ENAMETOOLONG') return invalidArchive('an entry name is too long');
-  return new InternalError('Archive extraction failed');
+  return new InternalError('Archive extraction failed', 'zip_extract_failed');
 }
 
 /**
@@ -155,12 +155,12 @@ class Extraction {
     // Nothing may still be writing when the caller removes the directory after a failure.
     await Promise.allSettled([...inFlight]);
     if (failure !== null) throw classify(failure);
-    if (this.seen.size === 0) throw new BadRequestError('The archive contains no files');
+    if (this.seen.size === 0) throw new BadRequestError('The archive contains no files', 'zip_empty');
     return { fileCount: this.seen.size, files: this.files, uncompressedBytes: this.written, nameEncoding: this.encoding };
   }
 
   private bomb(): BadRequestError {
-    return new BadRequestError(`The archive expands beyond the ${this.limits.maxUncompressed}-byte limit`);
+    return new BadRequestError(`The archive expands beyond the ${this.limits.maxUncompressed}-byte limit`, 'zip_too_large');
   }
 
   private async ensureDir(dir: string): Promise<void> {

@@ -57,7 +57,7 @@ export async function extractUpload(stream: UploadStream, dest: string, limits: 
   });
   try {
     const size = await receive(stream, limits, streaming);
-    if (size === 0) throw new BadRequestError('The uploaded file is empty');
+    if (size === 0) throw new BadRequestError('The uploaded file is empty', 'file_empty');
     const result = await extractReceived(dest, limits, streaming);
     return { ...result, size };
   } catch (err) {
@@ -87,7 +87,7 @@ async function receive(stream: UploadStream, limits: UploadLimits, streaming: St
   out.on('error', (err) => {
     writeFailed ??= err;
   });
-  const storeError = () => new InternalError(`Could not store the upload: ${errCode(writeFailed) ?? 'I/O error'}`);
+  const storeError = () => new InternalError(`Could not store the upload: ${errCode(writeFailed) ?? 'I/O error'}`, 'io_error');
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
@@ -113,7 +113,7 @@ async function receive(stream: UploadStream, limits: UploadLimits, streaming: St
     throw storeError();
   }
   // A capped stream stops at the cap and ends with `truncated`; nothing past it was written.
-  if (stream.truncated) throw new BadRequestError(`The file exceeds the ${limits.maxBytes}-byte limit`);
+  if (stream.truncated) throw new BadRequestError(`The file exceeds the ${limits.maxBytes}-byte limit`, 'upload_too_large');
   return size;
 }
 

@@ -24,9 +24,9 @@ export class AdminsService {
   async create(actor: Actor, username: string, password: string): Promise<AdminView> {
     const name = username.trim();
     if (!/^[A-Za-z0-9_.@-]{1,100}$/.test(name)) {
-      throw new BadRequestError('Username must be 1-100 letters, digits or _ . @ -');
+      throw new BadRequestError('Username must be 1-100 letters, digits or _ . @ -', 'username_invalid');
     }
-    if (await this.repo.findByUsername(name)) throw new ConflictError('An admin with that username exists');
+    if (await this.repo.findByUsername(name)) throw new ConflictError('An admin with that username exists', 'username_taken');
     const admin = await this.repo.create(name, await hashPassword(password));
     await this.audit.record(actor, 'create_admin', { type: 'admin', id: admin.id, detail: `username=${name}` });
     return toAdminView(admin);
@@ -34,8 +34,8 @@ export class AdminsService {
 
   async delete(actor: Actor, id: number): Promise<void> {
     const outcome = await this.repo.deleteUnlessLast(id);
-    if (outcome === 'missing') throw new NotFoundError('Admin not found');
-    if (outcome === 'last') throw new BadRequestError('The last admin cannot be deleted');
+    if (outcome === 'missing') throw new NotFoundError('Admin not found', 'admin_not_found');
+    if (outcome === 'last') throw new BadRequestError('The last admin cannot be deleted', 'last_admin');
     await this.audit.record(actor, 'delete_admin', { type: 'admin', id });
   }
 }

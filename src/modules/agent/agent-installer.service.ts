@@ -35,7 +35,7 @@ const BASE_URL = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?(\/[
 export function agentBaseUrl(raw: string): string {
   const v = raw.trim().replace(/\/+$/, '');
   if (!BASE_URL.test(v) || v.length > 500) {
-    throw new BadRequestError('api_base_url must be an http(s) URL without credentials, query or spaces, e.g. https://fleet.example.com');
+    throw new BadRequestError('api_base_url must be an http(s) URL without credentials, query or spaces, e.g. https://fleet.example.com', 'api_base_url_invalid');
   }
   return v.replace(/\/api$/, '');
 }
@@ -64,7 +64,7 @@ export class AgentInstaller {
     const row = await this.d.servers.get(serverId);
     const raw = body.api_base_url?.trim() || this.d.settings.get('api_base_url')?.trim();
     if (!raw) {
-      throw new BadRequestError('No api_base_url: pass it in the body or set the api_base_url setting (the URL agents post to)');
+      throw new BadRequestError('No api_base_url: pass it in the body or set the api_base_url setting (the URL agents post to)', 'api_base_url_missing');
     }
     const url = agentBaseUrl(raw);
     const target = await this.d.servers.targetFromRow(row);
@@ -87,7 +87,7 @@ export class AgentInstaller {
         ? `timed out after ${INSTALL_TIMEOUT_MS / 1000} s`
         : `exit ${out.exitCode ?? 'signal'}${out.stderr.trim() ? `: ${out.stderr.trim().slice(0, 300)}` : ''}`;
       await this.fail(actor, serverId, issued, why);
-      throw new BadRequestError(`Agent installation on ${row.name} failed (${why})`);
+      throw new BadRequestError(`Agent installation on ${row.name} failed (${why})`, 'agent_install_failed');
     }
     const result: InstallResult = {
       success: true,

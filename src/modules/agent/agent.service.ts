@@ -64,7 +64,7 @@ export class AgentService {
   async authenticate(header: string | undefined): Promise<AgentServer> {
     const m = header ? BEARER.exec(header) : null;
     const server = m ? await this.tokens.resolve(hashAgentToken(m[1])) : null;
-    if (!server) throw new UnauthorizedError('Invalid agent token');
+    if (!server) throw new UnauthorizedError('Invalid agent token', 'agent_token_invalid');
     return server;
   }
 

@@ -39,7 +39,7 @@ export function validateEntries(list: readonly string[]): string[] {
     if (raw.trim() === '') continue;
     const entry = normalizeEntry(raw);
     if (entry === null) {
-      throw new BadRequestError(`Invalid allowlist entry: ${JSON.stringify(raw.trim().slice(0, 100))} (expected an IPv4 address, an IPv4/bits range or a domain name)`);
+      throw new BadRequestError(`Invalid allowlist entry: ${JSON.stringify(raw.trim().slice(0, 100))} (expected an IPv4 address, an IPv4/bits range or a domain name)`, 'allowlist_entry_invalid');
     }
     out.push(entry);
   }

@@ -78,11 +78,11 @@ export class AllowlistService {
     try {
       body = await this.d.fetcher.fetchText(url);
     } catch (err) {
-      if (err instanceof FetchRejectedError) throw new BadRequestError(err.message);
-      throw new BadRequestError('Subscription fetch failed');
+      if (err instanceof FetchRejectedError) throw new BadRequestError(err.message, 'subscription_fetch_failed');
+      throw new BadRequestError('Subscription fetch failed', 'subscription_fetch_failed');
     }
     const hosts = extractHosts(body);
-    if (hosts.length === 0) throw new BadRequestError('No hosts could be extracted from the subscription');
+    if (hosts.length === 0) throw new BadRequestError('No hosts could be extracted from the subscription', 'subscription_empty');
     return hosts;
   }
 
@@ -157,7 +157,7 @@ export class AllowlistService {
     const wanted = normalizeEntry(ip) ?? ip.trim();
     return this.serial(async () => {
       const manual = splitList(this.d.settings.get(K.manual));
-      if (!manual.includes(wanted)) throw new NotFoundError('The entry is not in the manual allowlist');
+      if (!manual.includes(wanted)) throw new NotFoundError('The entry is not in the manual allowlist', 'allowlist_entry_not_found');
       const remaining = manual.filter((e) => e !== wanted);
       await this.d.settings.set(K.manual, joinList(remaining));
       await this.recompute();

@@ -155,8 +155,8 @@ export class AuthService {
   async totpEnable(admin: AdminRow, actor: Actor, code: string, currentPassword: string): Promise<void> {
     await this.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/auth/totp/enable');
     if (admin.totp_enabled) throw new ConflictError('totp_enabled', 'totp_enabled');
-    if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first');
-    if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code');
+    if (!admin.totp_secret_enc) throw new BadRequestError('Run TOTP setup first', 'totp_not_set_up');
+    if (!(await this.acceptTotp(admin, admin.totp_secret_enc, code))) throw new BadRequestError('Invalid TOTP code', 'totp_invalid');
     await this.d.admins.setTotp(admin.id, admin.totp_secret_enc, true);
     await this.d.audit.record(actor, 'totp_enable', { type: 'admin', id: admin.id });
   }

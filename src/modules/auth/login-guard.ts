@@ -141,7 +141,7 @@ export class LoginGuard {
     if (locked.length > 0) {
       const wait = await this.secondsLeft(locked);
       await this.decrement(held);
-      throw new TooManyRequestsError('Too many failed attempts; try again later', wait);
+      throw new TooManyRequestsError('Too many failed attempts; try again later', wait, 'login_locked');
     }
     if (busy) {
       await this.decrement(held);

@@ -54,21 +54,21 @@ export class RefreshSessions {
     }
     const claims = await this.d.tokens.verify(refreshToken, 'refresh');
     // Tokens from before families existed carry none: they cannot be tracked, so they end here.
-    if (!claims?.family || !claims.jti) throw new UnauthorizedError(INVALID);
+    if (!claims?.family || !claims.jti) throw new UnauthorizedError(INVALID, 'session_invalid');
     const admin = await this.d.admins.findById(claims.adminId);
-    if (!admin || admin.token_version !== claims.tokenVersion) throw new UnauthorizedError(INVALID);
+    if (!admin || admin.token_version !== claims.tokenVersion) throw new UnauthorizedError(INVALID, 'session_invalid');
     const family = await this.d.families.find(claims.family);
-    if (!family || family.revoked || family.admin_id !== admin.id) throw new UnauthorizedError(INVALID);
+    if (!family || family.revoked || family.admin_id !== admin.id) throw new UnauthorizedError(INVALID, 'session_invalid');
     if (this.endsAt(family) * 1000 <= Date.now()) {
       await this.d.families.revoke(family.id);
-      throw new UnauthorizedError('Session expired; log in again');
+      throw new UnauthorizedError('Session expired; log in again', 'session_expired');
     }
     const next = randomUUID();
     if (family.current_jti !== claims.jti || !(await this.d.families.rotate(family.id, claims.jti, next))) {
       await this.d.families.revoke(family.id);
       const actor: Actor = { adminId: admin.id, username: admin.username, ip };
       await this.d.audit.record(actor, 'refresh_reuse', { type: 'admin', id: admin.id, detail: `family=${family.id}` });
-      throw new UnauthorizedError(INVALID);
+      throw new UnauthorizedError(INVALID, 'session_invalid');
     }
     return this.d.tokens.issuePair(admin, { family: family.id, refreshJti: next, endsAt: this.endsAt(family) });
   }
@@ -79,7 +79,7 @@ export class RefreshSessions {
    */
   async logout(refreshToken: string, ip: string): Promise<void> {
     const claims = await this.d.tokens.verify(refreshToken, 'refresh');
-    if (!claims?.family) throw new UnauthorizedError(INVALID);
+    if (!claims?.family) throw new UnauthorizedError(INVALID, 'session_invalid');
     await this.d.families.revoke(claims.family);
     const actor: Actor = { adminId: claims.adminId, username: claims.username, ip };
     await this.d.audit.record(actor, 'logout', { type: 'admin', id: claims.adminId });

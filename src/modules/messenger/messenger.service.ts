@@ -30,7 +30,7 @@ export class MessengerService {
 
   async sendTest(kind: BotKind): Promise<{ success: true }> {
     const creds = botCredentials(kind, this.d.settings, this.d.secrets);
-    if (!creds.token || !creds.chatId) throw new BadRequestError(`${label(kind)} token and chat id must both be configured`);
+    if (!creds.token || !creds.chatId) throw new BadRequestError(`${label(kind)} token and chat id must both be configured`, 'messenger_not_configured');
     const name = this.d.settings.get('system_title') || this.d.settings.get('system_name') || 'Fleet Admin';
     const html =
       `<b>${escapeHtml(name)}</b>\n` +
@@ -43,7 +43,7 @@ export class MessengerService {
     const creds = botCredentials(kind, this.d.settings, this.d.secrets);
     // Decryption errors propagate (500): a stored but unreadable token is not "not stored".
     const value = this.d.secrets.read(creds.tokenKey);
-    if (value === null) throw new NotFoundError(`${label(kind)} token is not stored`);
+    if (value === null) throw new NotFoundError(`${label(kind)} token is not stored`, 'secret_not_stored');
     const action = kind === 'offline' ? 'reveal_offline_messenger_token' : 'reveal_messenger_token';
     await this.d.audit.record(actor, action, { type: 'setting', id: creds.tokenKey });
     return { key: creds.tokenKey, value };
@@ -51,7 +51,7 @@ export class MessengerService {
 
   async chats(kind: BotKind): Promise<{ chats: ChatEntry[]; count: number }> {
     const creds = botCredentials(kind, this.d.settings, this.d.secrets);
-    if (!creds.token) throw new BadRequestError(`${label(kind)} token is not configured`);
+    if (!creds.token) throw new BadRequestError(`${label(kind)} token is not configured`, 'messenger_not_configured');
     const client = this.client(creds.token, creds.channel);
     // getUpdates is refused while a webhook is active, so an active one is cleared first.
     const hook = await this.upstream(() => client.getWebhookInfo());
@@ -70,7 +70,7 @@ export class MessengerService {
       return await fn();
     } catch (err) {
       const description = err instanceof NotifierError ? err.description : 'request failed';
-      throw new BadGatewayError(`Messenger API: ${description}`);
+      throw new BadGatewayError(`Messenger API: ${description}`, 'messenger_api_error');
     }
   }
 }

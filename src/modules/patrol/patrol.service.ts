@@ -52,7 +52,7 @@ export class PatrolService {
 
   async syncMessenger(actor: Actor): Promise<{ synced: boolean; env_status: EnvStatus; messenger_layer3_ready: true }> {
     const { token, chatId } = this.credentials();
-    if (!token || !chatId) throw new BadRequestError('Messenger bot token and chat id must both be configured');
+    if (!token || !chatId) throw new BadRequestError('Messenger bot token and chat id must both be configured', 'messenger_not_configured');
     let synced = true;
     try {
       await this.d.envFile.write(token, chatId);

@@ -28,7 +28,7 @@ export function presetUsername(value: string | null | undefined): string {
 
 export function presetName(value: string): string {
   const v = value.trim();
-  if (!v) throw new BadRequestError('Name must not be blank');
+  if (!v) throw new BadRequestError('Name must not be blank', 'name_required');
   return v;
 }
 
@@ -57,7 +57,7 @@ export class PresetsService {
     if (input.username !== undefined) patch.username = presetUsername(input.username);
     if (input.encrypted_pw !== undefined) patch.password_enc = this.d.cipher.encrypt(input.encrypted_pw);
     const row = await this.d.repo.update(id, patch);
-    if (!row) throw new NotFoundError('Preset not found');
+    if (!row) throw new NotFoundError('Preset not found', 'preset_not_found');
     const changed = Object.keys(patch).map((k) => (k === 'password_enc' ? 'password' : k));
     await this.d.audit.record(actor, 'update_preset', { type: 'preset', id, detail: `fields=${changed.join(',')}` });
     return { id: row.id, name: row.name };
@@ -73,13 +73,13 @@ export class PresetsService {
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
-    if (!(await this.d.repo.delete(id))) throw new NotFoundError('Preset not found');
+    if (!(await this.d.repo.delete(id))) throw new NotFoundError('Preset not found', 'preset_not_found');
     await this.d.audit.record(actor, 'delete_preset', { type: 'preset', id });
   }
 
   private async get(id: number): Promise<PasswordPresetRow> {
     const row = await this.d.repo.findById(id);
-    if (!row) throw new NotFoundError('Preset not found');
+    if (!row) throw new NotFoundError('Preset not found', 'preset_not_found');
     return row;
   }
 }

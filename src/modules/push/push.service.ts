@@ -56,7 +56,7 @@ export class PushService {
     const targetPath = req.target_path?.trim() || null;
     const batchId = req.batch_id ?? randomUUID();
     if (req.batch_id !== undefined && (await this.d.repo.batchExists(batchId))) {
-      throw new ConflictError(`Batch ${batchId} already exists`);
+      throw new ConflictError(`Batch ${batchId} already exists`, 'batch_exists');
     }
 
     // Unknown ids fail alone ("Server not found", no retry job): the others still run.
@@ -88,7 +88,7 @@ export class PushService {
       },
       results,
     );
-    if (!created) throw new ConflictError(`Batch ${batchId} already exists`);
+    if (!created) throw new ConflictError(`Batch ${batchId} already exists`, 'batch_exists');
     const busy = await this.claimTargets(batchId, targetPath, members, ids.length);
     const runnable = members.filter((m) => !busy.has(m.id));
     const failedAtStart = ids.length - runnable.length;
@@ -152,7 +152,7 @@ export class PushService {
       id: row.id,
       detail: `mode=${mode} source=${source} target=${remotePath}${error ? ` error=${error}` : ''}`.slice(0, 2000),
     });
-    if (error !== null || !r.stats) throw new BadRequestError(error ?? 'rsync failed');
+    if (error !== null || !r.stats) throw new BadRequestError(error ?? 'rsync failed', 'rsync_failed');
     return toPreview(row, mode, r.stats, r.stdout, req.verbose ?? false);
   }
 
@@ -170,14 +170,14 @@ export class PushService {
 
   async getBatch(batchId: string): Promise<BatchView> {
     const batch = await this.d.repo.getBatch(batchId);
-    if (!batch) throw new NotFoundError('Batch not found');
+    if (!batch) throw new NotFoundError('Batch not found', 'batch_not_found');
     return toBatchView(batch, await this.d.repo.resultsOf([batchId]));
   }
 
   /** The batch's live messages after `after` (its seq), oldest first: what a reconnecting page missed. */
   async eventsOf(batchId: string, after: number, limit: number): Promise<BatchEventsView> {
     const batch = await this.d.repo.getBatch(batchId);
-    if (!batch) throw new NotFoundError('Batch not found');
+    if (!batch) throw new NotFoundError('Batch not found', 'batch_not_found');
     const events = (await this.d.journal.since(batchId, after, limit + 1)) as BatchEventsView['events'];
     const more = events.length > limit;
     const page = more ? events.slice(0, limit) : events;

@@ -115,7 +115,7 @@ export class BrowseService {
   constructor(private readonly d: RemoteDeps) {}
 
   async browse(actor: Actor, body: BrowseBody): Promise<BrowseResponse> {
-    if (!body.server_id) throw new BadRequestError('server_id is required');
+    if (!body.server_id) throw new BadRequestError('server_id is required', 'server_id_required');
     const dir = body.path && body.path.length > 0 ? body.path : '/';
     assertNoNul(dir, 'path');
     const row = await this.d.servers.get(body.server_id);

@@ -56,7 +56,7 @@ async function readLocal(file: string): Promise<Side | null> {
   } catch (err) {
     const code = errCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') return null;
-    throw new InternalError('Could not read the local file');
+    throw new InternalError('Could not read the local file', 'local_file_unreadable');
   }
   try {
     const st = await fh.stat();
@@ -72,7 +72,7 @@ async function readLocal(file: string): Promise<Side | null> {
     return capText(buf.subarray(0, got).toString('utf8'), st.size, st.size > got);
   } catch (err) {
     if (err instanceof InternalError) throw err;
-    throw new InternalError('Could not read the local file');
+    throw new InternalError('Could not read the local file', 'local_file_unreadable');
   } finally {
     await fh.close().catch(() => {});
   }
@@ -138,7 +138,7 @@ export class FileDiffService {
     const source = await this.d.staging.resolveInsideStaging(body.source_path, 'source_path');
     const local = await this.d.staging.resolve(path.resolve(source, body.relative_path));
     if (!isSameOrUnder(local, source)) {
-      throw new ForbiddenPathError('relative_path escapes the source directory');
+      throw new ForbiddenPathError('relative_path escapes the source directory', 'path_outside_source');
     }
     const row = await this.d.servers.get(body.server_id);
     const remoteFile = `${effectiveTargetDir(body.target_path, row.target_path)}/${body.relative_path}`;

@@ -26,14 +26,14 @@ export class FileOpsService {
 
   async run(actor: Actor, body: FileOpsBody): Promise<FileOpsResponse> {
     const op = body.operation;
-    if (!isOperation(op)) throw new BadRequestError(`Invalid operation "${op.slice(0, 32)}": use delete, rename or mkdir`);
+    if (!isOperation(op)) throw new BadRequestError(`Invalid operation "${op.slice(0, 32)}": use delete, rename or mkdir`, 'operation_invalid');
     assertNoNul(body.path, 'path');
     const p = stripTrailingSlash(body.path);
     let argv: string[];
     let detail: string;
     if (op === 'rename') {
       if (body.new_path === undefined || body.new_path === null || body.new_path === '') {
-        throw new BadRequestError('new_path is required for rename');
+        throw new BadRequestError('new_path is required for rename', 'new_path_required');
       }
       assertNoNul(body.new_path, 'new_path');
       const to = stripTrailingSlash(body.new_path);
@@ -68,7 +68,7 @@ export class FileOpsService {
       id: row.id,
       detail: failure ? `${detail} (failed)` : detail,
     });
-    if (failure) throw new BadRequestError(failure);
+    if (failure) throw new BadRequestError(failure, 'remote_command_failed');
     return { success: true, operation: op, path: p };
   }
 }

@@ -69,10 +69,10 @@ export function uploadFailure(err: unknown, remotePath: string): DomainError {
   if (err instanceof DomainError) return err;
   const status = sftpStatus(err);
   const message = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : String(err);
-  if (status === SFTP_PERMISSION_DENIED) return new ForbiddenError(`Permission denied writing ${remotePath}`);
-  if (status === SFTP_NO_SUCH_FILE) return new BadRequestError(`SFTP error: no such directory for ${remotePath}`);
-  if (status !== null) return new BadRequestError(`SFTP error: ${message}`);
-  if (TRANSPORT_GONE.test(message)) return new BadGatewayError(`SSH connection failed during the upload: ${message}`);
+  if (status === SFTP_PERMISSION_DENIED) return new ForbiddenError(`Permission denied writing ${remotePath}`, 'remote_permission_denied');
+  if (status === SFTP_NO_SUCH_FILE) return new BadRequestError(`SFTP error: no such directory for ${remotePath}`, 'remote_dir_not_found');
+  if (status !== null) return new BadRequestError(`SFTP error: ${message}`, 'sftp_failed');
+  if (TRANSPORT_GONE.test(message)) return new BadGatewayError(`SSH connection failed during the upload: ${message}`, 'ssh_connection_lost');
   // The request side (a client that went away mid-body, a malformed multipart body).
-  return new BadRequestError(`Upload failed: ${message}`);
+  return new BadRequestError(`Upload failed: ${message}`, 'upload_failed');
 }

@@ -8,7 +8,7 @@ export const DEFAULT_TARGET_DIR = '/tmp/sync';
 
 /** Refuse what no remote call can carry (a NUL cannot pass through argv): a 400, never a 500. */
 export function assertNoNul(value: string, field: string): void {
-  if (value.includes('\0')) throw new BadRequestError(`${field} contains a NUL byte`);
+  if (value.includes('\0')) throw new BadRequestError(`${field} contains a NUL byte`, 'path_invalid');
 }
 
 /** Trailing slashes are stripped (file-ops), and a path that becomes empty is `/`. */

@@ -85,7 +85,7 @@ export const remoteRoutes: FastifyPluginAsyncTypebox<RemoteRoutesOptions> = asyn
         },
       },
       async (req) => {
-        if (!req.isMultipart()) throw new BadRequestError('The upload must be sent as multipart/form-data');
+        if (!req.isMultipart()) throw new BadRequestError('The upload must be sent as multipart/form-data', 'not_multipart');
         return uploads.upload(req.actor, req.parts() as AsyncIterable<UploadPart>);
       },
     );

@@ -37,28 +37,28 @@ interface Received {
 
 /** A name with a `..` component is refused, then `/` and `\` become `_`; `''` and `.` are refused. */
 export function sanitizeFileName(raw: string): string {
-  if (raw.split(/[/\\]/).includes('..')) throw new BadRequestError('The file name must not contain a ".." component');
+  if (raw.split(/[/\\]/).includes('..')) throw new BadRequestError('The file name must not contain a ".." component', 'file_name_invalid');
   const name = raw.replace(/[/\\]/g, '_');
-  if (name.includes('\0')) throw new BadRequestError('The file name contains a NUL byte');
-  if (name === '') throw new BadRequestError('No file was given (the file part has no file name)');
-  if (name === '.') throw new BadRequestError('The file name must not be "."');
+  if (name.includes('\0')) throw new BadRequestError('The file name contains a NUL byte', 'file_name_invalid');
+  if (name === '') throw new BadRequestError('No file was given (the file part has no file name)', 'file_required');
+  if (name === '.') throw new BadRequestError('The file name must not be "."', 'file_name_invalid');
   return name;
 }
 
 function parseServerId(raw: string | undefined): number {
-  if (raw === undefined) throw new BadRequestError('server_id is required');
+  if (raw === undefined) throw new BadRequestError('server_id is required', 'server_id_required');
   const s = raw.trim();
-  if (!/^\d{1,15}$/.test(s)) throw new BadRequestError('server_id must be numeric');
+  if (!/^\d{1,15}$/.test(s)) throw new BadRequestError('server_id must be numeric', 'server_id_invalid');
   // The same bound as every id in a JSON body (`Id`): a larger one is no row on either database.
   const id = Number(s);
-  if (id < 1 || id > ID_MAX) throw new BadRequestError(`server_id must be between 1 and ${ID_MAX}`);
+  if (id < 1 || id > ID_MAX) throw new BadRequestError(`server_id must be between 1 and ${ID_MAX}`, 'server_id_invalid');
   return id;
 }
 
 function remoteDir(raw: string | undefined): string {
   const dir = raw === undefined || raw.trim() === '' ? DEFAULT_REMOTE_DIR : raw;
-  if (dir.includes('\0')) throw new BadRequestError('remote_path contains a NUL byte');
-  if (hasDotDotComponent(dir)) throw new BadRequestError('remote_path must not contain a ".." component');
+  if (dir.includes('\0')) throw new BadRequestError('remote_path contains a NUL byte', 'path_invalid');
+  if (hasDotDotComponent(dir)) throw new BadRequestError('remote_path must not contain a ".." component', 'path_invalid');
   return dir;
 }
 
@@ -83,15 +83,15 @@ export class UploadService {
         pending = part;
         if (part.type === 'field') {
           if (received && part.fieldname === 'remote_path') {
-            throw new BadRequestError('remote_path must come before the file part: the file already went to the default directory');
+            throw new BadRequestError('remote_path must come before the file part: the file already went to the default directory', 'upload_field_order');
           }
           // The parser cuts an over-long value silently; a shortened remote_path is a different path.
-          if (part.valueTruncated) throw new BadRequestError(`Field ${part.fieldname.slice(0, 50)} is too long`);
+          if (part.valueTruncated) throw new BadRequestError(`Field ${part.fieldname.slice(0, 50)} is too long`, 'field_too_long');
           if (!fields.has(part.fieldname)) fields.set(part.fieldname, String(part.value));
           continue;
         }
-        if (part.fieldname !== 'file') throw new BadRequestError(`Unexpected file field "${part.fieldname.slice(0, 50)}": send the file as "file"`);
-        if (received || spooled) throw new BadRequestError('Only one file can be uploaded per request');
+        if (part.fieldname !== 'file') throw new BadRequestError(`Unexpected file field "${part.fieldname.slice(0, 50)}": send the file as "file"`, 'file_field_unexpected');
+        if (received || spooled) throw new BadRequestError('Only one file can be uploaded per request', 'one_file_only');
         const filename = sanitizeFileName(part.filename ?? '');
         // The parser stops at the limit and would just end the stream; fail it instead, so the
         // partial file (remote or spooled) is removed and the request answered at once.
@@ -110,8 +110,8 @@ export class UploadService {
       if (spooled) await fs.promises.rm(spooled.dir, { recursive: true, force: true }).catch(() => {});
     }
     if (!received) {
-      if (!fields.has('server_id')) throw new BadRequestError('server_id is required');
-      throw new BadRequestError('No file was given');
+      if (!fields.has('server_id')) throw new BadRequestError('server_id is required', 'server_id_required');
+      throw new BadRequestError('No file was given', 'file_required');
     }
     const r = received.response;
     await this.d.audit.record(actor, 'file_upload', {
@@ -123,7 +123,7 @@ export class UploadService {
   }
 
   private tooLarge(): BadRequestError {
-    return new BadRequestError(`The file exceeds the upload limit of ${this.d.maxBytes} bytes`);
+    return new BadRequestError(`The file exceeds the upload limit of ${this.d.maxBytes} bytes`, 'upload_too_large');
   }
 
   /** The destination is known: the part goes straight into SFTP. */

@@ -67,9 +67,9 @@ export class VerifyService {
     // Only staging may be hashed (403), as for every other local path the service reads.
     const root = await this.d.staging.resolveStagingDir(body.source_path, 'source_path');
     const rels = await listFiles(root, body.max_files ?? 10_000).catch(() => {
-      throw new BadRequestError('source_path cannot be read');
+      throw new BadRequestError('source_path cannot be read', 'source_unreadable');
     });
-    if (rels.length === 0) throw new BadRequestError('source_path holds no files to verify');
+    if (rels.length === 0) throw new BadRequestError('source_path holds no files to verify', 'source_empty');
 
     const ids = [...new Set(body.server_ids)];
     const stdin = Buffer.from(`${rels.join('\0')}\0`);
@@ -77,7 +77,7 @@ export class VerifyService {
     remoteRun.catch(() => {}); // awaited below; this only keeps it from counting as unhandled meanwhile
     const manifest = await hashFiles(root, rels);
     const remote = await remoteRun;
-    if (manifest.size === 0) throw new BadRequestError('None of the files under source_path could be read');
+    if (manifest.size === 0) throw new BadRequestError('None of the files under source_path could be read', 'source_unreadable');
 
     const results: Record<string, VerifyServerResult> = {};
     remote.forEach((outcome, i) => {

@@ -137,16 +137,16 @@ export class RetriesService {
   }
 
   async retry(actor: Actor, id: number): Promise<RetryJobView> {
-    if (!(await this.d.repo.resetToPending(id, nowIso()))) throw new NotFoundError('Retry job not found');
+    if (!(await this.d.repo.resetToPending(id, nowIso()))) throw new NotFoundError('Retry job not found', 'retry_job_not_found');
     const job = await this.d.repo.get(id);
-    if (!job) throw new NotFoundError('Retry job not found');
+    if (!job) throw new NotFoundError('Retry job not found', 'retry_job_not_found');
     await this.d.audit.record(actor, 'retry_job', { type: 'retry_job', id, detail: `server_id=${job.server_id}` });
     return toRetryView(job);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
     const job = await this.d.repo.get(id);
-    if (!job || !(await this.d.repo.delete(id))) throw new NotFoundError('Retry job not found');
+    if (!job || !(await this.d.repo.delete(id))) throw new NotFoundError('Retry job not found', 'retry_job_not_found');
     await this.d.audit.record(actor, 'delete_retry', { type: 'retry_job', id, detail: `server_id=${job.server_id}` });
   }
 

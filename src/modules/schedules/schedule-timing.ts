@@ -21,13 +21,13 @@ type Timing = Pick<ScheduleRow, 'enabled' | 'run_mode' | 'cron_expr' | 'fire_at'
 export function parseCron(expr: string): Cron {
   const trimmed = expr.trim();
   if (trimmed.split(/\s+/).length !== 5) {
-    throw new BadRequestError('Invalid cron_expr: it must have five fields (minute hour day-of-month month day-of-week)');
+    throw new BadRequestError('Invalid cron_expr: it must have five fields (minute hour day-of-month month day-of-week)', 'cron_invalid');
   }
   try {
     return new Cron(trimmed, { timezone: SCHEDULE_TZ, mode: '5-part', paused: true });
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : 'unparsable';
-    throw new BadRequestError(`Invalid cron_expr: ${why}`);
+    throw new BadRequestError(`Invalid cron_expr: ${why}`, 'cron_invalid');
   }
 }
 

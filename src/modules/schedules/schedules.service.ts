@@ -89,19 +89,19 @@ export class SchedulesService {
 
   async update(actor: Actor, id: number, input: UpdateScheduleBody): Promise<ScheduleView> {
     const current = await this.d.repo.get(id);
-    if (!current) throw new NotFoundError('Schedule not found');
+    if (!current) throw new NotFoundError('Schedule not found', 'schedule_not_found');
     const { id: _id, last_run_at: _last, created_at: _created, ...stored } = current;
     const draft = await this.validated(this.apply(stored, input));
     const patch = Object.fromEntries(Object.entries(draft).filter(([k, v]) => stored[k as keyof Draft] !== v));
     const row = await this.d.repo.update(id, patch);
-    if (!row) throw new NotFoundError('Schedule not found');
+    if (!row) throw new NotFoundError('Schedule not found', 'schedule_not_found');
     await this.d.audit.record(actor, 'update_schedule', { type: 'schedule', id, detail: `fields=${Object.keys(patch).join(',')}` });
     return toScheduleView(row);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.d.repo.get(id);
-    if (!row || !(await this.d.repo.delete(id))) throw new NotFoundError('Schedule not found');
+    if (!row || !(await this.d.repo.delete(id))) throw new NotFoundError('Schedule not found', 'schedule_not_found');
     await this.d.audit.record(actor, 'delete_schedule', { type: 'schedule', id, detail: `name=${row.name}` });
   }
 
@@ -146,7 +146,7 @@ export class SchedulesService {
       if (d.script_id == null && !content) throw missing('script_id', 'or script_content is required for a script schedule');
       if (d.script_id != null) {
         await this.d.scripts.get(d.script_id).catch((err) => {
-          throw err instanceof NotFoundError ? new BadRequestError(`Script ${d.script_id} does not exist`) : err;
+          throw err instanceof NotFoundError ? new BadRequestError(`Script ${d.script_id} does not exist`, 'script_not_found') : err;
         });
       }
     }

@@ -56,7 +56,7 @@ export class ScriptsService {
 
   async get(id: number): Promise<ScriptView> {
     const row = await this.d.repo.get(id);
-    if (!row) throw new NotFoundError('Script not found');
+    if (!row) throw new NotFoundError('Script not found', 'script_not_found');
     return toView(row);
   }
 
@@ -71,14 +71,14 @@ export class ScriptsService {
     if (input.name !== undefined) patch.name = input.name.trim() || input.name;
     if (input.content !== undefined) patch.content = input.content;
     const row = await this.d.repo.update(id, patch);
-    if (!row) throw new NotFoundError('Script not found');
+    if (!row) throw new NotFoundError('Script not found', 'script_not_found');
     await this.d.audit.record(actor, 'update_script', { type: 'script', id, detail: `fields=${Object.keys(patch).join(',')}` });
     return toView(row);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.d.repo.get(id);
-    if (!row || !(await this.d.repo.delete(id))) throw new NotFoundError('Script not found');
+    if (!row || !(await this.d.repo.delete(id))) throw new NotFoundError('Script not found', 'script_not_found');
     await this.d.audit.record(actor, 'delete_script', { type: 'script', id, detail: `name=${row.name}` });
   }
 
@@ -86,7 +86,7 @@ export class ScriptsService {
   async run(actor: Actor, req: RunScriptBody): Promise<ScriptRunView> {
     const hasId = req.script_id !== undefined && req.script_id !== null;
     const hasContent = req.script_content !== undefined && req.script_content !== null;
-    if (hasId && hasContent) throw new BadRequestError('Give either script_id or script_content, not both');
+    if (hasId && hasContent) throw new BadRequestError('Give either script_id or script_content, not both', 'script_source_ambiguous');
     if (!hasId && !hasContent) {
       throw new UnprocessableError('Validation failed: body.script_id or body.script_content is required', [
         { path: 'body.script_id', message: 'script_id or script_content is required' },
@@ -96,11 +96,11 @@ export class ScriptsService {
     let label = 'inline script';
     if (hasId) {
       const script = await this.d.repo.get(req.script_id!);
-      if (!script) throw new NotFoundError('Script not found');
+      if (!script) throw new NotFoundError('Script not found', 'script_not_found');
       content = script.content;
       label = script.name;
     }
-    if (!content.trim()) throw new BadRequestError('The script is empty');
+    if (!content.trim()) throw new BadRequestError('The script is empty', 'script_empty');
     return this.runOn(actor, {
       serverIds: req.server_ids,
       content,

@@ -20,7 +20,7 @@ const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
 
 export function serverName(value: string): string {
   const v = value.trim();
-  if (!v) throw new BadRequestError('Server name must not be blank');
+  if (!v) throw new BadRequestError('Server name must not be blank', 'name_required');
   return v;
 }
 
@@ -29,7 +29,7 @@ export function serverHost(value: string): string {
   const bare = v.startsWith('[') && v.endsWith(']') ? v.slice(1, -1) : v;
   if (ipaddr.isValid(bare) && (bare.includes(':') || ipaddr.IPv4.isValidFourPartDecimal(bare))) return bare;
   if (HOSTNAME.test(v) && !/^[\d.]+$/.test(v)) return v;
-  throw new BadRequestError('Invalid host: expected a host name, an IPv4 address or an IPv6 address');
+  throw new BadRequestError('Invalid host: expected a host name, an IPv4 address or an IPv6 address', 'host_invalid');
 }
 
 /** Blank or absent means `root`. */
@@ -37,7 +37,7 @@ export function serverUsername(value: string | null | undefined): string {
   const v = (value ?? '').trim();
   if (v === '') return 'root';
   if (!USERNAME.test(v)) {
-    throw new BadRequestError('Invalid username: use letters, digits and . _ - @ (not starting with -), at most 100 characters');
+    throw new BadRequestError('Invalid username: use letters, digits and . _ - @ (not starting with -), at most 100 characters', 'username_invalid');
   }
   return v;
 }
@@ -47,7 +47,7 @@ export function hostKeyFingerprint(value: string | null | undefined): string | n
   const v = (value ?? '').trim();
   if (v === '') return null;
   const fp = normalizeFingerprint(v);
-  if (!FINGERPRINT.test(fp)) throw new BadRequestError('Invalid host_key_fingerprint: expected SHA256:<43 base64 characters>');
+  if (!FINGERPRINT.test(fp)) throw new BadRequestError('Invalid host_key_fingerprint: expected SHA256:<43 base64 characters>', 'fingerprint_invalid');
   return fp;
 }
 
@@ -84,7 +84,7 @@ export function credentialPatch(input: ServerInput, cipher: Cipher): CredentialP
   const patch: CredentialPatch = {};
   const key = input.private_key;
   if (key && input.ssh_key_preset_id != null) {
-    throw new BadRequestError('Give either private_key or ssh_key_preset_id, not both');
+    throw new BadRequestError('Give either private_key or ssh_key_preset_id, not both', 'credential_source_ambiguous');
   }
   if (key) {
     patch.private_key_enc = cipher.encrypt(parsePrivateKey(key).normalized);
@@ -99,7 +99,7 @@ export function credentialPatch(input: ServerInput, cipher: Cipher): CredentialP
 
   const pw = input.password;
   if (pw && input.password_preset_id != null) {
-    throw new BadRequestError('Give either password or password_preset_id, not both');
+    throw new BadRequestError('Give either password or password_preset_id, not both', 'credential_source_ambiguous');
   }
   if (pw) {
     patch.password_enc = cipher.encrypt(pw);

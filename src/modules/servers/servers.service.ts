@@ -173,7 +173,7 @@ export class ServersService {
   private async confirmCredentialChange(actor: Actor, admin: AdminRow | null, reason: string | null, password: string | undefined, endpoint: string): Promise<void> {
     if (!reason || !this.d.settings.getBool('credential_reauth')) return;
     if (!admin) throw new ForbiddenError(`The API key cannot do this while credential_reauth is on (${reason})`, 'api_key_refused');
-    if (!password) throw new BadRequestError(`current_password is required for ${reason} (credential_reauth is on)`);
+    if (!password) throw new BadRequestError(`current_password is required for ${reason} (credential_reauth is on)`, 'reauth_required');
     await this.d.requireCurrentPassword(actor, admin, password, endpoint);
   }
 
@@ -209,8 +209,8 @@ export class ServersService {
     try {
       const target = await this.targetFromRow(row);
       const r = await this.d.ssh.exec(target, 'true', { timeoutMs: TEST_TIMEOUT_MS });
-      if (r.timedOut) throw new BadRequestError(`The test command timed out on ${row.host}:${row.port}`);
-      if (r.exitCode !== 0) throw new BadRequestError(`The test command exited with ${r.exitCode ?? 'a signal'}`);
+      if (r.timedOut) throw new BadRequestError(`The test command timed out on ${row.host}:${row.port}`, 'ssh_test_failed');
+      if (r.exitCode !== 0) throw new BadRequestError(`The test command exited with ${r.exitCode ?? 'a signal'}`, 'ssh_test_failed');
       result = { ok: true, latency_ms: Math.max(0, Math.round(performance.now() - started)), error: null };
     } catch (err) {
       result = { ok: false, latency_ms: null, error: this.describe(err, id) };
@@ -231,19 +231,19 @@ export class ServersService {
   }
 
   private async assertNameFree(name: string, exceptId?: number): Promise<void> {
-    if (await this.d.repo.nameTaken(name, exceptId)) throw new BadRequestError(`A server named "${name}" already exists`);
+    if (await this.d.repo.nameTaken(name, exceptId)) throw new BadRequestError(`A server named "${name}" already exists`, 'server_name_taken');
   }
 
   private async assertPresetsExist(input: ServerInput): Promise<void> {
     if (input.ssh_key_preset_id != null && !(await this.d.sshKeyPresets.findById(input.ssh_key_preset_id))) {
-      throw new BadRequestError(`SSH key preset ${input.ssh_key_preset_id} does not exist`);
+      throw new BadRequestError(`SSH key preset ${input.ssh_key_preset_id} does not exist`, 'ssh_key_preset_not_found');
     }
     if (input.password_preset_id != null && !(await this.d.passwordPresets.findById(input.password_preset_id))) {
-      throw new BadRequestError(`Password preset ${input.password_preset_id} does not exist`);
+      throw new BadRequestError(`Password preset ${input.password_preset_id} does not exist`, 'preset_not_found');
     }
   }
 
   private duplicateName(err: unknown, name: string): unknown {
-    return isUniqueViolation(err) ? new BadRequestError(`A server named "${name}" already exists`) : err;
+    return isUniqueViolation(err) ? new BadRequestError(`A server named "${name}" already exists`, 'server_name_taken') : err;
   }
 }

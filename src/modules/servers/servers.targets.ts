@@ -35,10 +35,10 @@ async function keyAuth(d: TargetDeps, row: ServerRow): Promise<SshAuth> {
   let stored = row.private_key_enc;
   if (!stored && row.ssh_key_preset_id !== null) {
     const preset = await d.sshKeyPresets.findById(row.ssh_key_preset_id);
-    if (!preset) throw new BadRequestError(`The SSH key preset of server "${row.name}" no longer exists`);
+    if (!preset) throw new BadRequestError(`The SSH key preset of server "${row.name}" no longer exists`, 'ssh_key_preset_not_found');
     stored = preset.private_key_enc;
   }
-  if (!stored) throw new BadRequestError(`Server "${row.name}" has no SSH private key configured`);
+  if (!stored) throw new BadRequestError(`Server "${row.name}" has no SSH private key configured`, 'server_credentials_missing');
   return { type: 'key', privateKey: toSsh2PrivateKey(d.cipher.decrypt(stored)) };
 }
 
@@ -46,9 +46,9 @@ async function passwordAuth(d: TargetDeps, row: ServerRow): Promise<SshAuth> {
   let stored = row.password_enc;
   if (!stored && row.password_preset_id !== null) {
     const preset = await d.passwordPresets.findById(row.password_preset_id);
-    if (!preset) throw new BadRequestError(`The password preset of server "${row.name}" no longer exists`);
+    if (!preset) throw new BadRequestError(`The password preset of server "${row.name}" no longer exists`, 'preset_not_found');
     stored = preset.password_enc;
   }
-  if (!stored) throw new BadRequestError(`Server "${row.name}" has no password configured`);
+  if (!stored) throw new BadRequestError(`Server "${row.name}" has no password configured`, 'server_credentials_missing');
   return { type: 'password', password: d.cipher.decrypt(stored) };
 }

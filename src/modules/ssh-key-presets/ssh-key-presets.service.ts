@@ -85,7 +85,7 @@ export class SshKeyPresetsService {
     }
 
     const row = await this.d.repo.update(id, patch);
-    if (!row) throw new NotFoundError(NOT_FOUND);
+    if (!row) throw new NotFoundError(NOT_FOUND, 'ssh_key_preset_not_found');
     const changed = Object.keys(patch).map((k) => (k === 'private_key_enc' ? 'private_key' : k));
     await this.d.audit.record(actor, 'update_ssh_key_preset', {
       type: 'ssh_key_preset',
@@ -104,13 +104,13 @@ export class SshKeyPresetsService {
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
-    if (!(await this.d.repo.delete(id))) throw new NotFoundError(NOT_FOUND);
+    if (!(await this.d.repo.delete(id))) throw new NotFoundError(NOT_FOUND, 'ssh_key_preset_not_found');
     await this.d.audit.record(actor, 'delete_ssh_key_preset', { type: 'ssh_key_preset', id });
   }
 
   private async get(id: number): Promise<SshKeyPresetRow> {
     const row = await this.d.repo.findById(id);
-    if (!row) throw new NotFoundError(NOT_FOUND);
+    if (!row) throw new NotFoundError(NOT_FOUND, 'ssh_key_preset_not_found');
     return row;
   }
 

@@ -15,7 +15,7 @@ const MAX_SYMLINKS = 40;
 
 /** Refuses what no filesystem call could take (NUL bytes), as a 400 instead of a crash. */
 export function assertUsablePath(p: string, field = 'path'): void {
-  if (p.includes('\0')) throw new BadRequestError(`${field} contains a NUL byte`);
+  if (p.includes('\0')) throw new BadRequestError(`${field} contains a NUL byte`, 'path_invalid');
 }
 
 /**
@@ -30,8 +30,8 @@ export async function resolvePath(input: string): Promise<string> {
     return await fs.promises.realpath(abs);
   } catch (err) {
     const code = errCode(err);
-    if (code === 'ELOOP') throw new BadRequestError('Too many levels of symbolic links');
-    if (code === 'ENAMETOOLONG') throw new BadRequestError('Path is too long');
+    if (code === 'ELOOP') throw new BadRequestError('Too many levels of symbolic links', 'symlink_loop');
+    if (code === 'ENAMETOOLONG') throw new BadRequestError('Path is too long', 'path_too_long');
     if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') throw err;
   }
   return resolveComponentwise(abs);
@@ -65,7 +65,7 @@ async function resolveComponentwise(abs: string): Promise<string> {
       resolved = next;
       continue;
     }
-    if (++links > MAX_SYMLINKS) throw new BadRequestError('Too many levels of symbolic links');
+    if (++links > MAX_SYMLINKS) throw new BadRequestError('Too many levels of symbolic links', 'symlink_loop');
     const target = await fs.promises.readlink(next);
     if (target.startsWith('/')) resolved = '/';
     pending.unshift(...target.split('/').filter(Boolean));
@@ -128,7 +128,7 @@ export class StagingPaths {
   async resolveStagingDir(input: string, what = 'Source path'): Promise<string> {
     const resolved = await resolvePath(input);
     const st = await fs.promises.stat(resolved).catch(() => null);
-    if (!st?.isDirectory()) throw new BadRequestError(`${what} is not a directory`);
+    if (!st?.isDirectory()) throw new BadRequestError(`${what} is not a directory`, 'not_a_directory');
     if (!this.isInside(resolved)) throw new ForbiddenPathError(`${what} is outside the staging area`, 'path_outside_staging');
     return resolved;
   }

@@ -54,9 +54,9 @@ export class StagingService {
     try {
       dirents = await fs.promises.readdir(dir, { withFileTypes: true });
     } catch (err) {
-      if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') throw new NotFoundError('Directory not found');
-      if (isPermission(err)) throw new ForbiddenPathError('Permission denied');
-      throw new InternalError('Could not read the directory');
+      if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') throw new NotFoundError('Directory not found', 'path_not_found');
+      if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
+      throw new InternalError('Could not read the directory', 'io_error');
     }
     const stats = await Promise.all(
       dirents.map((d) => fs.promises.stat(path.join(dir, d.name)).catch(() => null)),
@@ -77,41 +77,41 @@ export class StagingService {
     const target = await this.paths.resolveInsideStaging(input.path);
     if (input.operation === 'delete') return this.delete(actor, target);
     if (input.operation === 'rename') return this.rename(actor, target, input.new_name);
-    throw new BadRequestError(`Invalid operation: ${String(input.operation).slice(0, 40)} (expected delete or rename)`);
+    throw new BadRequestError(`Invalid operation: ${String(input.operation).slice(0, 40)} (expected delete or rename)`, 'operation_invalid');
   }
 
   private async delete(actor: Actor, target: string) {
     const st = await fs.promises.lstat(target).catch(() => null);
-    if (!st) throw new NotFoundError('Path not found');
+    if (!st) throw new NotFoundError('Path not found', 'path_not_found');
     try {
       // rm never follows symlinks inside a tree, so nothing outside staging can be reached from here.
       await fs.promises.rm(target, { recursive: st.isDirectory(), force: false });
     } catch (err) {
-      if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found');
-      throw new InternalError(`Could not delete: ${errCode(err) ?? 'I/O error'}`);
+      if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found', 'path_not_found');
+      throw new InternalError(`Could not delete: ${errCode(err) ?? 'I/O error'}`, 'io_error');
     }
     await this.audit.record(actor, 'local_file_delete', { type: 'local_path', id: target, detail: st.isDirectory() ? 'directory' : 'file' });
     return { success: true, operation: 'delete' as const, path: target };
   }
 
   private async rename(actor: Actor, source: string, rawName: string | null | undefined) {
-    if (rawName === undefined || rawName === null) throw new BadRequestError('new_name is required for rename');
+    if (rawName === undefined || rawName === null) throw new BadRequestError('new_name is required for rename', 'new_name_required');
     const name = rawName.replace(/[/\\]/g, '_').trim();
-    if (name === '' || name === '.' || name === '..') throw new BadRequestError('Invalid new name');
-    if (name.includes('\0')) throw new BadRequestError('new_name contains a NUL byte');
+    if (name === '' || name === '.' || name === '..') throw new BadRequestError('Invalid new name', 'name_invalid');
+    if (name.includes('\0')) throw new BadRequestError('new_name contains a NUL byte', 'name_invalid');
     const srcStat = await fs.promises.lstat(source).catch(() => null);
-    if (!srcStat) throw new NotFoundError('Path not found');
+    if (!srcStat) throw new NotFoundError('Path not found', 'path_not_found');
     const wanted = path.join(path.dirname(source), name);
     const resolvedTarget = await resolvePath(wanted);
     if (!this.paths.isInside(resolvedTarget)) throw new ForbiddenPathError('The new name is outside the staging area', 'path_outside_staging');
     if (await fs.promises.lstat(wanted).then(() => true, () => false)) {
-      throw new BadRequestError('An entry with the new name already exists');
+      throw new BadRequestError('An entry with the new name already exists', 'path_exists');
     }
     try {
       await fs.promises.rename(source, wanted);
     } catch (err) {
-      if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found');
-      throw new InternalError(`Could not rename: ${errCode(err) ?? 'I/O error'}`);
+      if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found', 'path_not_found');
+      throw new InternalError(`Could not rename: ${errCode(err) ?? 'I/O error'}`, 'io_error');
     }
     await this.audit.record(actor, 'local_file_rename', { type: 'local_path', id: source, detail: `renamed to ${name}` });
     return { success: true, operation: 'rename' as const, path: source, new_name: name, new_path: wanted };
@@ -121,9 +121,9 @@ export class StagingService {
     const file = await this.paths.resolveInsideStaging(input);
     // stat before open: opening a FIFO for reading would block until a writer appears.
     const st = await fs.promises.stat(file).catch(() => null);
-    if (!st?.isFile()) throw new NotFoundError('Not a regular file');
+    if (!st?.isFile()) throw new NotFoundError('Not a regular file', 'not_a_file');
     if (st.size > PREVIEW_MAX_BYTES) {
-      throw new BadRequestError(`File is too large to preview (${st.size} > ${PREVIEW_MAX_BYTES} bytes)`);
+      throw new BadRequestError(`File is too large to preview (${st.size} > ${PREVIEW_MAX_BYTES} bytes)`, 'preview_too_large');
     }
     let bytes: Buffer;
     try {
@@ -136,8 +136,8 @@ export class StagingService {
         await fh.close();
       }
     } catch (err) {
-      if (errCode(err) === 'ENOENT') throw new NotFoundError('Not a regular file');
-      throw new InternalError(`Could not read the file: ${errCode(err) ?? 'I/O error'}`);
+      if (errCode(err) === 'ENOENT') throw new NotFoundError('Not a regular file', 'not_a_file');
+      throw new InternalError(`Could not read the file: ${errCode(err) ?? 'I/O error'}`, 'io_error');
     }
     const truncated = st.size > PREVIEW_READ_BYTES;
     await this.audit.record(actor, 'local_file_preview', { type: 'local_path', id: file, detail: `${st.size} bytes` });
@@ -152,23 +152,23 @@ export class StagingService {
 
   async validateSourcePath(actor: Actor, input: string): Promise<ValidateSourceResponse> {
     const raw = input.trim();
-    if (!raw) throw new BadRequestError('path is required');
-    if (raw.split('/').includes('..')) throw new BadRequestError('Path must not contain ".." components');
+    if (!raw) throw new BadRequestError('path is required', 'path_required');
+    if (raw.split('/').includes('..')) throw new BadRequestError('Path must not contain ".." components', 'path_invalid');
     const resolved = await resolvePath(raw);
     const forbidden = FORBIDDEN_SOURCE_ROOTS.find((root) => isSameOrUnder(resolved, root));
     if (forbidden) throw new ForbiddenPathError(`Source path must not be under ${forbidden}`, 'protected_path');
     const st = await fs.promises.stat(resolved).catch((err) => {
-      if (isPermission(err)) throw new ForbiddenPathError('Permission denied');
+      if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
       return null;
     });
-    if (!st) throw new NotFoundError('Path does not exist');
-    if (!st.isDirectory()) throw new BadRequestError('Path is not a directory');
+    if (!st) throw new NotFoundError('Path does not exist', 'path_not_found');
+    if (!st.isDirectory()) throw new BadRequestError('Path is not a directory', 'not_a_directory');
     let walk: WalkResult;
     try {
       walk = await walkFiles(resolved, SOURCE_SCAN_LIMIT, this.statWorker);
     } catch (err) {
-      if (isPermission(err)) throw new ForbiddenPathError('Permission denied');
-      throw new InternalError(`Could not scan the directory: ${errCode(err) ?? 'I/O error'}`);
+      if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
+      throw new InternalError(`Could not scan the directory: ${errCode(err) ?? 'I/O error'}`, 'io_error');
     }
     await this.audit.record(actor, 'validate_source_path', {
       type: 'local_path',

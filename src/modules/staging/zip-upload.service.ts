@@ -81,12 +81,12 @@ export class ZipUploadService {
     }
     if (file?.fieldname !== 'file') {
       file?.stream.resume();
-      throw new BadRequestError('No file given (expected a multipart field named "file")');
+      throw new BadRequestError('No file given (expected a multipart field named "file")', 'file_required');
     }
     const filename = clientFileName(file.filename ?? '');
     if (!filename || !/\.zip$/i.test(filename)) {
       file.stream.resume();
-      throw new BadRequestError('The file name must end in .zip');
+      throw new BadRequestError('The file name must end in .zip', 'zip_name_invalid');
     }
 
     const archive = this.paths.scratchFile('.zip.part');
@@ -125,7 +125,7 @@ export class ZipUploadService {
       await this.cleanup(dest, archive);
       if (err instanceof DomainError) throw err;
       this.log.error({ err }, 'zip upload failed');
-      throw new InternalError('Archive extraction failed');
+      throw new InternalError('Archive extraction failed', 'zip_extract_failed');
     }
   }
 
@@ -145,7 +145,7 @@ export class ZipUploadService {
 function asUploadError(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   const e = err as { code?: string; message?: string } | null;
-  if (e?.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new BadRequestError('The request is not multipart/form-data');
-  if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return new BadRequestError('The file exceeds the size limit');
-  return new BadRequestError(`Malformed multipart upload: ${String(e?.message ?? 'unreadable body').slice(0, 120)}`);
+  if (e?.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new BadRequestError('The request is not multipart/form-data', 'not_multipart');
+  if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return new BadRequestError('The file exceeds the size limit', 'upload_too_large');
+  return new BadRequestError(`Malformed multipart upload: ${String(e?.message ?? 'unreadable body').slice(0, 120)}`, 'multipart_invalid');
 }

@@ -52,7 +52,7 @@ export const wallpaperFilesRoutes: FastifyPluginAsyncTypebox<{ wallpapers: Wallp
     },
     async (req, reply) => {
       const file = await service.file(req.params.file);
-      if (!file) throw new NotFoundError('Wallpaper not found');
+      if (!file) throw new NotFoundError('Wallpaper not found', 'wallpaper_not_found');
       return reply
         .type(file.type)
         .header('cache-control', 'public, max-age=86400')

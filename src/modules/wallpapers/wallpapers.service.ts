@@ -163,10 +163,10 @@ export class WallpaperService {
       const { body } = await this.o.fetcher.fetchBytes(source, { maxBytes: 2 * 1024 * 1024, sameOrigin: source.origin });
       archive = JSON.parse(body.toString('utf8'));
     } catch (err) {
-      throw new BadGatewayError(`Wallpaper source: ${err instanceof Error ? err.message : 'request failed'}`);
+      throw new BadGatewayError(`Wallpaper source: ${err instanceof Error ? err.message : 'request failed'}`, 'wallpaper_source_failed');
     }
     const images = (archive as { images?: unknown })?.images;
-    if (!Array.isArray(images)) throw new BadGatewayError('Wallpaper source: the archive has no images list');
+    if (!Array.isArray(images)) throw new BadGatewayError('Wallpaper source: the archive has no images list', 'wallpaper_source_failed');
     await fs.mkdir(this.o.dir, { recursive: true, mode: 0o700 });
     const oldest = this.startOfToday() - MAX_AGE_DAYS * DAY_MS;
     let downloaded = 0;

@@ -62,7 +62,7 @@ export class SettingsService {
 
   get(key: string): SettingView {
     const v = MUTABLE_KEYS.has(key) || isImmutable(key) ? this.view(key) : null;
-    if (!v) throw new NotFoundError(`Setting ${shortKey(key)} not found`);
+    if (!v) throw new NotFoundError(`Setting ${shortKey(key)} not found`, 'setting_unknown');
     return v;
   }
 
@@ -72,22 +72,22 @@ export class SettingsService {
    * then stored, applied and announced to the other workers, audited `update_setting`.
    */
   async update(actor: Actor, key: string, input: PutSettingBody['value']): Promise<PutSettingResponse> {
-    if (isImmutable(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is immutable`);
-    if (!MUTABLE_KEYS.has(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is not a known mutable setting`);
+    if (isImmutable(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is immutable`, 'setting_immutable');
+    if (!MUTABLE_KEYS.has(key)) throw new ForbiddenError(`Setting ${shortKey(key)} is not a known mutable setting`, 'setting_unknown');
 
     let value: string | null = input === null ? null : String(input);
     if (SENSITIVE_KEYS.has(key)) {
       if (value === null || value.trim() === '') {
         const current = this.d.settings.get(key);
         if (current !== null && current !== '') return this.view(key)!;
-        throw new BadRequestError(`A value is required for ${key}`);
+        throw new BadRequestError(`A value is required for ${key}`, 'setting_invalid_value');
       }
       value = value.trim();
     }
     const allowed = ENUM_RULES[key];
     if (allowed) {
       const v = value?.trim() ?? '';
-      if (!allowed.includes(v)) throw new BadRequestError(`Invalid value for ${key}: must be one of ${allowed.join(', ')}`);
+      if (!allowed.includes(v)) throw new BadRequestError(`Invalid value for ${key}: must be one of ${allowed.join(', ')}`, 'setting_invalid_value');
       value = v;
     }
     const range = INTEGER_RULES[key];
@@ -95,7 +95,7 @@ export class SettingsService {
       const v = value?.trim() ?? '';
       const n = /^[+-]?\d{1,12}$/.test(v) ? Number(v) : NaN;
       if (!Number.isInteger(n) || n < range.min || n > range.max) {
-        throw new BadRequestError(`Invalid value for ${key}: must be an integer between ${range.min} and ${range.max}`);
+        throw new BadRequestError(`Invalid value for ${key}: must be an integer between ${range.min} and ${range.max}`, 'setting_invalid_value');
       }
       value = String(n);
     }
@@ -109,7 +109,7 @@ export class SettingsService {
 
   async revealApiKey(actor: Actor): Promise<RevealResponse> {
     const value = this.d.secrets.read('api_key');
-    if (value === null) throw new NotFoundError('API key not stored');
+    if (value === null) throw new NotFoundError('API key not stored', 'secret_not_stored');
     await this.d.audit.record(actor, 'reveal_api_key', { type: 'setting', id: 'api_key' });
     return { key: 'api_key', value };
   }

@@ -34,8 +34,17 @@ export const NAV_ITEMS: NavItem[] = ((await load('app/nav.ts')).NAV as Array<{ i
   g.items.map(({ key, path: p, built }) => ({ key, path: p, built })),
 );
 
-/** The string at `key` (dotted) with {{placeholders}} filled; throws on a key that does not exist. */
+/**
+ * The string at `key` (dotted) with {{placeholders}} filled; throws on a key that does not exist.
+ * With a numeric `count`, the plural form the language's rules pick (`key_one`, `key_other`), as i18next does.
+ */
 export function t(res: Strings, key: string, values: Record<string, string | number> = {}): string {
+  if (typeof values.count === 'number') {
+    const form = new Intl.PluralRules(res === zhCN ? 'zh-CN' : 'en').select(values.count);
+    const parts = key.split('.');
+    const parent = parts.slice(0, -1).reduce<Strings | string | undefined>((n, p) => (n && typeof n !== 'string' ? n[p] : undefined), res);
+    if (parent && typeof parent !== 'string' && `${parts.at(-1)}_${form}` in parent) key = `${key}_${form}`;
+  }
   let node: Strings | string = res;
   for (const part of key.split('.')) {
     if (typeof node === 'string' || !(part in node)) throw new Error(`no string ${key}`);

@@ -6,6 +6,7 @@
  *   const token = await svc.login();                  // access token of the first admin
  *   await svc.api('POST', '/api/admins', { username: 'b', password: 'pw-123456' }, { token });
  *   ... svc.url, svc.databaseUrl (seed it directly), svc.dataDir ...
+ *   await svc.halt(); ... await svc.resume();        // the service down for a while (same port and data)
  *   await svc.stop();                                 // kills the group, drops its database, removes the dir
  *
  * TRUST_PROXY=1: every journey (browser context or `api` call) sends its own X-Forwarded-For, so
@@ -63,6 +64,10 @@ export interface ConsoleService {
   login(username?: string, password?: string): Promise<string>;
   /** The service's stdout/stderr so far (for failure messages). */
   logs(): string;
+  /** Kills the service (as a crash would) and waits until its port refuses; data and port are kept. */
+  halt(): Promise<void>;
+  /** Starts the halted service again on the same port and data; resolves once it is healthy. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -103,14 +108,21 @@ export async function startConsoleService(o: StartOptions = {}): Promise<Console
     const port = await freePort();
     env.PORT = String(port);
     const root = await snapshot(scope.tempDir());
-    const proc = spawnService(root, env);
-    children.push(proc.pid);
-    const logs = () => `${proc.out()}${proc.err()}`;
-    const early = proc.exited.then((code) => {
-      throw new Error(`the service exited (${code}) before it was healthy:\n${logs()}`);
-    });
-    early.catch(() => {}); // an exit after start-up (at stop) is expected; the race below sees an early one
-    await Promise.race([waitHealthy(port, 60_000), early]);
+    let earlier = '';
+    let proc: Spawned | null = null;
+    const logs = () => `${earlier}${proc ? `${proc.out()}${proc.err()}` : ''}`;
+    /** Starts the service; resolves once it is healthy. */
+    const run = async () => {
+      const started = spawnService(root, env);
+      proc = started;
+      children.push(started.pid);
+      const early = started.exited.then((code) => {
+        throw new Error(`the service exited (${code}) before it was healthy:\n${logs()}`);
+      });
+      early.catch(() => {}); // an exit after start-up (at stop) is expected; the race below sees an early one
+      await Promise.race([waitHealthy(port, 60_000), early]);
+    };
+    await run();
 
     const url = `http://127.0.0.1:${port}`;
     const api = async <T>(method: string, urlPath: string, body?: unknown, opt: ApiOptions = {}): Promise<ApiAnswer<T>> => {
@@ -143,6 +155,15 @@ export async function startConsoleService(o: StartOptions = {}): Promise<Console
       loginPair,
       login: async (u, p) => (await loginPair(u, p)).access_token,
       logs,
+      async halt() {
+        const halted = proc;
+        if (!halted) return;
+        killGroups(children);
+        await halted.exited;
+        earlier = logs();
+        proc = null;
+      },
+      resume: run,
       async stop() {
         if (stopped) return;
         stopped = true;

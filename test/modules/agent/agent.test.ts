@@ -53,7 +53,7 @@ describe.each(backends())('agent heartbeats on %s + %s cache', (db, cache) => {
 
     const missing = await t.app.inject({ method: 'POST', url: '/api/servers/999999/agent-token', headers: await t.auth() });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: expect.any(String), code: expect.any(String) });
+    expect(missing.json()).toEqual({ detail: expect.any(String), code: 'server_not_found' });
     expect((await t.app.inject({ method: 'POST', url: '/api/servers/abc/agent-token', headers: await t.auth() })).statusCode).toBe(422);
     const audit = (await t.app.inject({ url: '/api/audit?action=rotate_agent_token', headers: await t.auth() })).json();
     expect(audit.items.some((a: { target_id: string }) => a.target_id === String(id))).toBe(true);
@@ -90,7 +90,7 @@ describe.each(backends())('agent heartbeats on %s + %s cache', (db, cache) => {
           payload,
         });
         expect(res.statusCode, String(authorization)).toBe(401);
-        expect(res.json()).toEqual({ detail: expect.any(String), code: expect.any(String) });
+        expect(res.json()).toEqual({ detail: expect.any(String), code: 'agent_token_invalid' });
       }
     }
     // An admin access token is not an agent token either.

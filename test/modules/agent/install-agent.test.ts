@@ -115,7 +115,7 @@ describe.each(dbKinds())('install-agent over SSH on %s', (db) => {
     const token = await rotateToken(t, broken);
     const res = await install(broken, { api_base_url: `http://127.0.0.1:${port}` });
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ detail: expect.any(String), code: expect.any(String) });
+    expect(res.json()).toEqual({ detail: expect.any(String), code: 'ssh_auth_failed' });
     expect((await heartbeat(t, token)).statusCode).toBe(200);
   });
 });

@@ -50,15 +50,15 @@ describe('authentication covers every route', () => {
     for (const r of routes) {
       const url = concrete(r.url);
       const method = r.method as 'GET';
-      for (const headers of [
-        {},
-        { authorization: 'Bearer not-a-jwt' },
-        { authorization: `Bearer ${oldToken}` },
-        { 'x-api-key': 'wrong-key' },
-      ]) {
+      for (const [headers, code] of [
+        [{}, 'unauthorized'],
+        [{ authorization: 'Bearer not-a-jwt' }, 'token_invalid'],
+        [{ authorization: `Bearer ${oldToken}` }, 'token_invalid'],
+        [{ 'x-api-key': 'wrong-key' }, 'api_key_invalid'],
+      ] as const) {
         const res = await t.app.inject({ method, url, headers });
         expect(res.statusCode, `${r.method} ${r.url} with ${JSON.stringify(Object.keys(headers))}`).toBe(401);
-        expect(res.json()).toEqual({ detail: expect.any(String), code: expect.any(String) });
+        expect(res.json()).toEqual({ detail: expect.any(String), code });
       }
     }
   });

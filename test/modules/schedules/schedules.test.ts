@@ -103,7 +103,7 @@ describe.each(dbKinds())('schedules on %s', (db) => {
     expect((await call('PUT', `/api/schedules/${s.id}`, { cron_expr: null })).statusCode).toBe(422);
     const missing = await call('PUT', '/api/schedules/999999', { name: 'x' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: 'Schedule not found', code: expect.any(String) });
+    expect(missing.json()).toEqual({ detail: 'Schedule not found', code: 'schedule_not_found' });
     expect((await call('DELETE', `/api/schedules/${s.id}`)).statusCode).toBe(204);
     expect((await call('DELETE', `/api/schedules/${s.id}`)).statusCode).toBe(404);
     const actions = (await call('GET', '/api/audit?limit=200')).json().items.map((i: { action: string }) => i.action);

@@ -52,7 +52,7 @@ describe.each(dbKinds())('scripts on %s', (db) => {
     expect((await call('DELETE', `/api/scripts/${s.id}`)).statusCode).toBe(204);
     const gone = await call('DELETE', `/api/scripts/${s.id}`);
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual({ detail: 'Script not found', code: expect.any(String) });
+    expect(gone.json()).toEqual({ detail: 'Script not found', code: 'script_not_found' });
     const actions = (await call('GET', '/api/audit')).json().items.map((i: { action: string }) => i.action);
     expect(actions).toEqual(expect.arrayContaining(['create_script', 'update_script', 'delete_script']));
   });

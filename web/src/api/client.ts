@@ -159,11 +159,11 @@ export async function upload<T>(path: string, form: FormData, onProgress: (p: Up
     xhr.onerror = () => reject(new NetworkError());
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     xhr.onload = () => {
-      const body = (xhr.response ?? {}) as { detail?: string; errors?: [] };
+      const body = (xhr.response ?? {}) as { detail?: string; code?: string; errors?: [] };
       if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
       else {
         if (xhr.status === 401) signedOut();
-        reject(new ApiError(xhr.status, body.detail ?? `HTTP ${xhr.status}`, body.errors ?? []));
+        reject(new ApiError(xhr.status, body.detail ?? `HTTP ${xhr.status}`, body.errors ?? [], null, body.code ?? null));
       }
     };
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });

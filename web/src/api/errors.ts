@@ -1,4 +1,4 @@
-/** What the API answers when something is refused: `{ detail }`, and a 422's field errors. */
+/** What the API answers when something is refused: `{ detail, code }`, and a 422's field errors. */
 export interface FieldError {
   /** e.g. `body.name`, `querystring.limit`. */
   path: string;
@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly errors: FieldError[] = [],
     /** Seconds to wait, from Retry-After (429). */
     readonly retryAfter: number | null = null,
+    /** The stable code from the service's catalogue (`server_not_found`…); the console translates it. */
+    readonly code: string | null = null,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -39,7 +41,7 @@ export class NetworkError extends Error {
 }
 
 export async function apiErrorFrom(res: Response): Promise<ApiError> {
-  let body: { detail?: unknown; errors?: unknown } = {};
+  let body: { detail?: unknown; code?: unknown; errors?: unknown } = {};
   try {
     body = (await res.json()) as typeof body;
   } catch {
@@ -48,5 +50,6 @@ export async function apiErrorFrom(res: Response): Promise<ApiError> {
   const detail = typeof body.detail === 'string' ? body.detail : res.statusText || `HTTP ${res.status}`;
   const errors = Array.isArray(body.errors) ? (body.errors as FieldError[]).filter((e) => typeof e?.path === 'string') : [];
   const ra = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, detail, errors, Number.isFinite(ra) && ra > 0 ? ra : null);
+  const code = typeof body.code === 'string' ? body.code : null;
+  return new ApiError(res.status, detail, errors, Number.isFinite(ra) && ra > 0 ? ra : null, code);
 }

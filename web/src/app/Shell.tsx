@@ -17,6 +17,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { settings } from '../api/endpoints';
 import { liveSocket } from '../api/socket';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { alertTypeLabel } from '../i18n/enums';
 import { AccountMenu } from './AccountMenu';
 import { CommandPalette } from './CommandPalette';
 import { ColorSchemeToggle, LanguageMenu } from './HeaderControls';
@@ -33,7 +34,7 @@ function useAlertToasts() {
       notifications.show({
         color: m.type === 'alert' ? 'red' : 'teal',
         title: `${t(`status.${m.type === 'alert' ? 'active' : 'recovered'}`)}: ${m.server_name ?? `#${m.server_id}`}`,
-        message: `${m.alert_type}${value}`,
+        message: `${alertTypeLabel(m.alert_type, t)}${value}`,
         autoClose: 8000,
       });
     });

@@ -1,5 +1,6 @@
 /**
- * The one way errors are shown: the API's `detail` verbatim, a 422's field errors next to the
+ * The one way errors are shown: a refusal in the operator's language by its code (the API's
+ * English `detail` only for a code the console does not know), a 422's field errors next to the
  * fields they name (see `applyFieldErrors`), network trouble as a banner with a retry.
  */
 import { Alert, Button, Group } from '@mantine/core';
@@ -7,6 +8,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { IconAlertCircle, IconPlugConnectedX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, NetworkError } from '../api/errors';
+import { errorText } from '../i18n/error-text';
 
 export function ErrorDisplay({ error, onRetry, title }: { error: unknown; onRetry?: () => void; title?: string }) {
   const { t } = useTranslation();
@@ -25,7 +27,7 @@ export function ErrorDisplay({ error, onRetry, title }: { error: unknown; onRetr
       </Alert>
     );
   }
-  const detail = error instanceof ApiError ? error.detail : error instanceof Error ? error.message : String(error);
+  const detail = errorText(error, t);
   // Only errors that name a body field are shown next to a field; others stay in the detail.
   const fields = error instanceof ApiError && Object.keys(error.fieldErrors()).length > 0;
   return (

@@ -166,6 +166,7 @@ describe('ApiError', () => {
     stubFetch(() =>
       json(422, {
         detail: 'Validation failed: body.name must be longer',
+        code: 'validation_failed',
         errors: [
           { path: 'body.name', message: 'must be longer' },
           { path: 'body.tags.0', message: 'must be a string' },
@@ -181,6 +182,7 @@ describe('ApiError', () => {
     expect(err.message).toBe(err.detail);
     expect(err.errors).toHaveLength(3);
     expect(err.retryAfter).toBeNull();
+    expect(err.code).toBe('validation_failed');
     // Only body fields name form fields.
     expect(err.fieldErrors()).toEqual({ name: 'must be longer', tags: 'must be a string' });
   });

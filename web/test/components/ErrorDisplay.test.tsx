@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../../src/api/errors';
 import { applyFieldErrors, ErrorDisplay } from '../../src/components/ErrorDisplay';
+import i18n from '../../src/i18n';
 import { renderWithProviders } from '../render';
 
 describe('ErrorDisplay', () => {
@@ -39,6 +40,31 @@ describe('ErrorDisplay', () => {
     expect(screen.getByRole('alert').textContent).toContain('The service cannot be reached');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a known code in the operator’s language, not the English detail', async () => {
+    const err = new ApiError(404, 'Server not found', [], null, 'server_not_found');
+    const { unmount } = renderWithProviders(<ErrorDisplay error={err} />);
+    expect(screen.getByRole('alert').textContent).toContain('This server no longer exists.');
+    unmount();
+    await i18n.changeLanguage('zh-CN');
+    try {
+      renderWithProviders(<ErrorDisplay error={err} />);
+      expect(screen.getByRole('alert').textContent).toContain('该服务器已不存在。');
+      expect(screen.getByRole('alert').textContent).not.toContain('Server not found');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('keeps the detail inside the translation where it names the cause (rsync’s message)', () => {
+    renderWithProviders(<ErrorDisplay error={new ApiError(400, 'rsync: connection unexpectedly closed', [], null, 'rsync_failed')} />);
+    expect(screen.getByRole('alert').textContent).toContain('rsync failed: rsync: connection unexpectedly closed');
+  });
+
+  it('shows the detail for a code the console does not know (a newer service)', () => {
+    renderWithProviders(<ErrorDisplay error={new ApiError(409, 'The widget is frobnicated', [], null, 'widget_frobnicated')} />);
+    expect(screen.getByRole('alert').textContent).toContain('The widget is frobnicated');
   });
 
   it('shows any other error’s message', () => {

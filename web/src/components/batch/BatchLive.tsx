@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import { useBatchStream } from '../../api/batch-stream';
 import { push } from '../../api/endpoints';
 import { useStartWork } from '../../api/start-work';
+import { syncModeLabel } from '../../i18n/enums';
 import { ErrorDisplay } from '../ErrorDisplay';
 import { BatchProgress } from './BatchProgress';
 import { DiffPanel } from './DiffPanel';
@@ -46,7 +47,7 @@ export function BatchLive({ batchId, onNewBatch, linkToBatch = false }: { batchI
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Stack gap={2}>
           <Text size="sm" c="dimmed">
-            {t('history.source')}: <Code>{stream.source_path ?? '…'}</Code> · {t('history.mode')}: {stream.sync_mode ?? '…'}
+            {t('history.source')}: <Code>{stream.source_path ?? '…'}</Code> · {t('history.mode')}: {syncModeLabel(stream.sync_mode, t)}
             {stream.target_path ? (
               <>
                 {' '}

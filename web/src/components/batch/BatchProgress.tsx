@@ -43,7 +43,7 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
             <Group gap="xs">
               <StatusBadge status={stream.status} size="md" />
               <Text fw={500} aria-live="polite">
-                {t('push.overall', { done, total })}
+                {t('push.overall', { done, count: total })}
               </Text>
             </Group>
             {stream.failed > 0 && (

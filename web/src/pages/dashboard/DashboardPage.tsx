@@ -14,6 +14,7 @@ import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { Page } from '../../components/Page';
 import { StatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
+import { alertTypeLabel } from '../../i18n/enums';
 import { useLiveInvalidation } from '../../api/live-invalidation';
 
 function ServersCard({ s }: { s: DashboardView['servers'] }) {
@@ -82,7 +83,7 @@ function AlertsCard({ a }: { a: DashboardView['alerts'] }) {
                 <Text span fw={600}>
                   {x.server_name}
                 </Text>{' '}
-                {x.alert_type}
+                {alertTypeLabel(x.alert_type, t)}
                 {x.value !== null && ` ${Math.round(x.value)}%`}
               </Text>
               <RelativeTime value={x.since} />

@@ -9,12 +9,9 @@ import { Link } from 'react-router';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatDateTime, formatDuration, formatRelative } from '../../i18n/format';
 import { useNow } from '../../components/use-now';
+import { syncModeLabel } from '../../i18n/enums';
 
 type T = (key: string, o?: Record<string, unknown>) => string;
-
-function modeLabel(mode: string, t: T): string {
-  return mode === 'incremental' || mode === 'full' || mode === 'checksum' ? t(`history.modes.${mode}`) : mode;
-}
 
 /** "3 ok · 1 failed": the outcome in words next to the badge (zero counts other than ok omitted). */
 function countsLabel(b: Pick<BatchSummary, 'status' | 'total' | 'succeeded' | 'failed' | 'skipped'>, t: T): string {
@@ -47,7 +44,7 @@ function Row({ b, now }: { b: BatchSummary; now: number }) {
             {b.batch_id}
           </Text>
           <Text size="xs" c="dimmed" hiddenFrom="sm">
-            {[b.operator ?? '—', modeLabel(b.sync_mode, t), `${t('history.servers')}: ${b.total}`, duration].join(' · ')}
+            {[b.operator ?? '—', syncModeLabel(b.sync_mode, t), `${t('history.servers')}: ${b.total}`, duration].join(' · ')}
           </Text>
         </Stack>
       </Table.Td>
@@ -57,7 +54,7 @@ function Row({ b, now }: { b: BatchSummary; now: number }) {
           {b.source_path}
         </Text>
       </Table.Td>
-      <Table.Td visibleFrom="sm">{modeLabel(b.sync_mode, t)}</Table.Td>
+      <Table.Td visibleFrom="sm">{syncModeLabel(b.sync_mode, t)}</Table.Td>
       <Table.Td>
         <Group gap={6} wrap="wrap">
           <StatusBadge status={b.status} />

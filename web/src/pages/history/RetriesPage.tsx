@@ -15,6 +15,7 @@ import { retries } from '../../api/endpoints';
 import { useStartWork } from '../../api/start-work';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
+import { errorText } from '../../i18n/error-text';
 import { EmptyState, Page } from '../../components/Page';
 import { useLiveInvalidation } from '../../api/live-invalidation';
 import { type RetryJob, RetriesTable } from './RetriesTable';
@@ -45,7 +46,7 @@ export default function RetriesPage() {
       notifications.show({ color: 'teal', message: `${t('history.retryDone')}: ${job.server_name ?? `#${job.server_id}`}` });
       return refresh();
     },
-    onError: (err) => notifications.show({ color: 'red', title: t('errors.title'), message: (err as Error).message }),
+    onError: (err) => notifications.show({ color: 'red', title: t('errors.title'), message: errorText(err, t) }),
   });
 
   const remove = useMutation({
@@ -56,7 +57,7 @@ export default function RetriesPage() {
       return refresh();
     },
     // Shown above the dialog, which stays open to try again or cancel.
-    onError: (err) => notifications.show({ color: 'red', title: t('errors.title'), message: (err as Error).message }),
+    onError: (err) => notifications.show({ color: 'red', title: t('errors.title'), message: errorText(err, t) }),
   });
 
   const closeDelete = () => {

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { auth, publicInfo } from '../../api/endpoints';
 import { ApiError, NetworkError } from '../../api/errors';
+import { errorText } from '../../i18n/error-text';
 import { saveSession, sessionFrom } from '../../api/session';
 import { safeNext, useSignedIn } from '../../app/auth';
 import { ColorSchemeToggle, LanguageMenu } from '../../app/HeaderControls';
@@ -20,10 +21,10 @@ export function loginMessage(err: unknown, t: (k: string, o?: Record<string, unk
   if (err instanceof NetworkError) return t('errors.network');
   if (!(err instanceof ApiError)) return String((err as Error)?.message ?? err);
   if (err.status === 429) return t('login.locked', { seconds: err.retryAfter ?? 60 });
-  if (err.status === 403 && err.detail === 'ip_blocked') return t('login.ipBlocked');
-  if (err.detail === 'totp_invalid') return t('login.totpInvalid');
-  if (err.status === 401) return t('login.wrong');
-  return err.detail;
+  if (err.code === 'ip_blocked') return t('login.ipBlocked');
+  if (err.code === 'totp_invalid') return t('login.totpInvalid');
+  if (err.code === 'invalid_credentials') return t('login.wrong');
+  return errorText(err, t);
 }
 
 export default function LoginPage() {
@@ -55,7 +56,7 @@ export default function LoginPage() {
       saveSession(sessionFrom(pair));
       void navigate(next, { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401 && err.detail === 'totp_required') {
+      if (err instanceof ApiError && err.status === 401 && err.code === 'totp_required') {
         setNeedsTotp(true);
       } else {
         setError(loginMessage(err, t));

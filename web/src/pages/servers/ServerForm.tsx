@@ -10,7 +10,6 @@ import type { ServerView } from '@server/modules/servers/servers.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/errors';
 import { servers } from '../../api/endpoints';
 import { applyFieldErrors, ErrorDisplay } from '../../components/ErrorDisplay';
 import { CredentialFields } from './CredentialFields';
@@ -44,7 +43,7 @@ export function ServerForm({ server, onSaved, onCancel }: { server: ServerView |
       onSaved(saved);
     },
     onError: (err) => {
-      if (err instanceof ApiError && err.status === 400 && needsReauth(err.detail)) {
+      if (needsReauth(err)) {
         setReauth(err.detail);
         return;
       }
@@ -59,7 +58,7 @@ export function ServerForm({ server, onSaved, onCancel }: { server: ServerView |
   });
 
   // The reauth answer is shown in the prompt, not as a general error.
-  const showError = save.error && !(save.error instanceof ApiError && save.error.status === 400 && needsReauth(save.error.detail));
+  const showError = save.error && !needsReauth(save.error);
 
   return (
     <form onSubmit={submit} noValidate>

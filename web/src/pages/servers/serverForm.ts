@@ -3,6 +3,7 @@
  * 422's `body.<field>` errors land on the right inputs (applyFieldErrors).
  */
 import type { CreateServerBody, ServerView, UpdateServerBody } from '@server/modules/servers/servers.schemas';
+import { ApiError } from '../../api/errors';
 
 export type CredentialSource = 'inline' | 'preset';
 
@@ -66,7 +67,7 @@ export function toBody(v: ServerFormValues): CreateServerBody & UpdateServerBody
   return body;
 }
 
-/** The 400 the API answers when `credential_reauth` wants the caller's password (servers.service). */
-export function needsReauth(detail: string): boolean {
-  return /current_password is required/i.test(detail);
+/** The refusal the API answers when `credential_reauth` wants the caller's password. */
+export function needsReauth(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.code === 'reauth_required';
 }

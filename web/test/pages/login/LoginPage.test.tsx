@@ -76,7 +76,7 @@ describe('LoginPage', () => {
   );
 
   it('says so when the username or password is wrong', async () => {
-    api(() => json(401, { detail: 'Invalid username or password' }));
+    api(() => json(401, { detail: 'Invalid username or password', code: 'invalid_credentials' }));
     renderLogin();
     await signIn('wrong');
     expect((await screen.findByRole('alert')).textContent).toBe('Wrong username or password.');
@@ -92,7 +92,7 @@ describe('LoginPage', () => {
   });
 
   it('says when the network address is not allowed', async () => {
-    api(() => json(403, { detail: 'ip_blocked' }));
+    api(() => json(403, { detail: 'ip_blocked', code: 'ip_blocked' }));
     renderLogin();
     await signIn();
     expect((await screen.findByRole('alert')).textContent).toBe('Sign-in is not allowed from your network address.');
@@ -100,8 +100,8 @@ describe('LoginPage', () => {
 
   it('asks for the TOTP code when the API wants one, and sends it with the password', async () => {
     api((body) => {
-      if (!body.totp_code) return json(401, { detail: 'totp_required' });
-      return body.totp_code === '123456' ? json(200, TOKENS) : json(401, { detail: 'totp_invalid' });
+      if (!body.totp_code) return json(401, { detail: 'totp_required', code: 'totp_required' });
+      return body.totp_code === '123456' ? json(200, TOKENS) : json(401, { detail: 'totp_invalid', code: 'totp_invalid' });
     });
     renderLogin();
     const user = await signIn();

@@ -115,7 +115,7 @@ describe('the server form', () => {
 
   it('asks for the current password when credential_reauth wants it, then sends it along', async () => {
     api.servers.create
-      .mockRejectedValueOnce(new ApiError(400, 'current_password is required for attaching a password preset (credential_reauth is on)'))
+      .mockRejectedValueOnce(new ApiError(400, 'current_password is required for attaching a password preset (credential_reauth is on)', [], null, 'reauth_required'))
       .mockResolvedValueOnce(serverView({ id: 5, name: 'pw-2' }));
     await openCreate();
     fill('Name', 'pw-2');
