@@ -32,7 +32,7 @@ const CASES: Case[] = [
   ['POST', '/api/settings/messenger/test', {}, 400, 'messenger_not_configured'],
   ['POST', '/api/auth/change-password', { current_password: 'not-the-password', new_password: 'another-password-1' }, 400, 'wrong_password'],
   ['POST', '/api/settings/ip-allowlist/manual', { ips: ['not an address!'] }, 400, 'allowlist_entry_invalid'],
-  ['POST', '/api/auth/totp/enable', { code: '123456' }, 400, 'totp_not_set_up'],
+  ['POST', '/api/auth/totp/enable', { code: '123456', current_password: ADMIN_PASSWORD }, 400, 'totp_not_set_up'],
   ['POST', '/api/sync/browse-local', { path: '/tmp/svc_upload_no_such_dir_x' }, 404, 'path_not_found'],
   ['POST', '/api/sync/browse-local', { path: '/etc' }, 403, 'path_outside_staging'],
   ['POST', '/api/sync/local-file-ops', { path: '/tmp/svc_upload_none', operation: 'chmod' }, 400, 'operation_invalid'],
