@@ -1,9 +1,9 @@
 /**
- * What the logs may carry. Secrets never reach a log line: credential headers and body fields
+ * What the logs may carry, and how loud a request is. Secrets never reach a log line: credential headers and body fields
  * are redacted, and request URLs are logged without their query string, because a query can
  * hold a token (`/ws/alerts?token=…` authenticates the live socket that way).
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -42,4 +42,31 @@ export function logOptions(level: string) {
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { req: serializeRequest },
   };
+}
+
+/**
+ * How loud a finished request is. One person clicking produces thousands of successful requests
+ * (heartbeats, polling, static files): those are `debug`, so `info` shows only what an operator
+ * acts on. A client error (4xx) is `info`: a refused login or a missing record says something
+ * about the caller. A server error (5xx) is `error`. Fastify's own pair of lines per request
+ * (incoming / completed, both at `info`) is switched off in favour of this one line.
+ */
+export function requestLogLevel(statusCode: number): 'debug' | 'info' | 'error' {
+  if (statusCode >= 500) return 'error';
+  if (statusCode >= 400) return 'info';
+  return 'debug';
+}
+
+export function installRequestLog(app: FastifyInstance): void {
+  // A live socket's upgrade is hijacked and never "completes": its line is written on arrival.
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.headers.upgrade?.toLowerCase() === 'websocket') req.log.debug({ req }, 'websocket upgrade');
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    const level = requestLogLevel(reply.statusCode);
+    // `req.log` honours a route's own `logLevel` (the agent heartbeat logs only warnings).
+    req.log[level]({ req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
+    done();
+  });
 }
