@@ -15,7 +15,7 @@ import { installAuthHook } from './http/auth-hook.js';
 import { installConsole } from './http/console-static.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installFiniteNumberGuard } from './http/finite-numbers.js';
-import { installRequestLog, logOptions } from './http/log-options.js';
+import { logOptions, RequestLogController } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
@@ -52,8 +52,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const app = Fastify({
     // A caller's logger options (tests capture output) keep the redaction and the URL rule.
     logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
-    // One line per request, at a level chosen by its outcome (see installRequestLog).
-    disableRequestLogging: true,
+    // One line per request, at a level chosen by its outcome.
+    logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
     // TRUST_PROXY: how many proxy hops (or which proxies) may name the caller in X-Forwarded-For.
     trustProxy: trustProxyOption(config.trustProxy),
@@ -81,7 +81,6 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
   app.addHook('onClose', () => root.stop());
 
-  installRequestLog(app);
   installValidation(app);
   installErrorHandling(app, await installConsole(app, opts.consoleDir === undefined ? defaultConsoleDir() : opts.consoleDir));
   installAuthHook(app, { auth: root.services.auth });

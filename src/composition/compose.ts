@@ -7,6 +7,7 @@
  */
 import { RsyncRunner } from '../adapters/rsync/index.js';
 import type { AppConfig } from '../config/config.js';
+import { InitialPasswordFile } from '../config/initial-password.js';
 import type { Logger } from '../core/logger.js';
 import { systemResolver, type HostResolver } from '../core/network.js';
 import { pingDatabase } from '../db/database.js';
@@ -45,8 +46,8 @@ export interface ComposeOptions {
   resolver?: HostResolver;
   /** Resolver for user-supplied outbound URLs (the allowlist subscription fetch); tests inject one. */
   fetchResolver?: HostResolver;
-  /** Where the generated first-admin password is printed. */
-  print?: (line: string) => void;
+  /** Where the framed block with a generated first-admin password is written (default stderr). */
+  print?: (text: string) => void;
   /** Wall clock (ms) for monitoring: heartbeat times, alert rows, offline checks; tests inject one. */
   now?: () => number;
 }
@@ -70,10 +71,11 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const platform = await buildPlatform(config, log, duties.migrate, closers, (id, fp) => servers.servers.pinHostKey(id, fp));
   const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh } = platform;
 
+  const initialPassword = new InitialPasswordFile(config.dataDir, config.adminUsername);
   const admins = createAdminsModule({ db, cache, audit, log, now });
   const auth = createAuthModule({
     db, admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
-    secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver,
+    secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver, firstRun: initialPassword,
   });
   const requireCurrentPassword = auth.auth.requireCurrentPassword.bind(auth.auth);
   const presets = createPresetsModule({ db, cipher, audit, requireCurrentPassword });
@@ -129,7 +131,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     ],
   };
 
-  if (duties.firstStart) await firstStart({ config, adminsRepo: admins.repo, settings, cipher, log, print: opts.print });
+  if (duties.firstStart) await firstStart({ config, adminsRepo: admins.repo, settings, cipher, log, initialPassword, print: opts.print });
 
   // Registration order is route order: the settings area's fixed paths are registered before
   // nothing else claims them, and Fastify prefers static segments over `/api/settings/:key`.

@@ -16,7 +16,7 @@ export const DEFAULT_NOTES: Record<string, string> = {
   DATABASE_URL: '`sqlite://<DATA_DIR>/fleet.db`',
   SECRET_KEY: 'generated, kept in `DATA_DIR/secret_key`',
   ENCRYPTION_KEY: 'generated, kept in `DATA_DIR/encryption_key`',
-  ADMIN_PASSWORD: 'generated, printed once',
+  ADMIN_PASSWORD: 'generated, printed once on stderr and kept in DATA_DIR/initial-admin-password until the first login',
   WALLPAPER_SOURCE_URL: 'the public daily-image archive',
   TRUST_PROXY: 'unset',
   FLEET_ALLOW_PRIVATE_FETCH: 'unset',

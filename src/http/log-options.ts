@@ -3,7 +3,7 @@
  * are redacted, and request URLs are logged without their query string, because a query can
  * hold a token (`/ws/alerts?token=…` authenticates the live socket that way).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -49,7 +49,7 @@ export function logOptions(level: string) {
  * (heartbeats, polling, static files): those are `debug`, so `info` shows only what an operator
  * acts on. A client error (4xx) is `info`: a refused login or a missing record says something
  * about the caller. A server error (5xx) is `error`. Fastify's own pair of lines per request
- * (incoming / completed, both at `info`) is switched off in favour of this one line.
+ * (incoming / completed, both at `info`) becomes this one line (see RequestLogController).
  */
 export function requestLogLevel(statusCode: number): 'debug' | 'info' | 'error' {
   if (statusCode >= 500) return 'error';
@@ -57,16 +57,19 @@ export function requestLogLevel(statusCode: number): 'debug' | 'info' | 'error' 
   return 'debug';
 }
 
-export function installRequestLog(app: FastifyInstance): void {
-  // A live socket's upgrade is hijacked and never "completes": its line is written on arrival.
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (req.headers.upgrade?.toLowerCase() === 'websocket') req.log.debug({ req }, 'websocket upgrade');
-    done();
-  });
-  app.addHook('onResponse', (req, reply, done) => {
-    const level = requestLogLevel(reply.statusCode);
-    // `req.log` honours a route's own `logLevel` (the agent heartbeat logs only warnings).
-    req.log[level]({ req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
-    done();
-  });
+/**
+ * Fastify's request lines, re-levelled: no "incoming request" line (except a live socket's
+ * upgrade, which is hijacked and never "completes"), and one "request completed" line at the
+ * level of its outcome. `request.log` honours a route's own `logLevel` (the agent heartbeat logs
+ * only warnings).
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (request.headers.upgrade?.toLowerCase() === 'websocket') request.log.debug({ req: request }, 'websocket upgrade');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const level = error ? 'error' : requestLogLevel(reply.statusCode);
+    request.log[level]({ req: request, res: reply, err: error ?? undefined, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
+  }
 }

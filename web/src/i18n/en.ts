@@ -30,6 +30,8 @@ export const en = {
     wrong: 'Wrong username or password.', totpInvalid: 'That code is not valid. Wait for the next one and try again.',
     locked: 'Too many failed attempts. Try again in {{seconds}} seconds.', ipBlocked: 'Sign-in is not allowed from your network address.',
     sessionEnded: 'Your session ended. Sign in again to continue.', wallpaper: 'Daily wallpaper',
+    // first-hour: fresh install hint
+    firstRunTitle: 'First start', firstRunBody: "The generated password of the first administrator was printed on the service's standard error and is kept on the host in this file until that administrator signs in:",
   },
   password: {
     title: 'Change password', current: 'Current password', next: 'New password', nextHelp: 'At least 8 characters.', done: 'Password changed. Sign in again on other devices.',

@@ -31,6 +31,8 @@ export const zhCN: Resources = {
     wrong: '用户名或密码错误。', totpInvalid: '验证码无效，请等待下一个验证码后重试。',
     locked: '失败次数过多，请在 {{seconds}} 秒后重试。', ipBlocked: '不允许从你的网络地址登录。',
     sessionEnded: '会话已结束，请重新登录后继续。', wallpaper: '每日壁纸',
+    // first-hour: fresh install hint
+    firstRunTitle: '首次启动', firstRunBody: "首位管理员的自动生成密码已打印到服务的标准错误输出，并保存在主机上的以下文件中，直到该管理员首次登录：",
   },
   password: {
     title: '修改密码', current: '当前密码', next: '新密码', nextHelp: '至少 8 个字符。', done: '密码已修改，其他设备需要重新登录。',
