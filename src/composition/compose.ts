@@ -67,8 +67,13 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const duties = dutiesOf(role);
   const now = opts.now ?? (() => Date.now());
   const owner = newLeaseOwner();
-  // Trust on first use: the pool reports a first-seen host key, the servers feature pins it.
-  const platform = await buildPlatform(config, log, duties.migrate, closers, (id, fp) => servers.servers.pinHostKey(id, fp));
+  // Trust on first use: the pool reports a first-seen host key, the servers feature pins it; it
+  // also records every contact's outcome as the server's SSH reachability.
+  const platform = await buildPlatform(
+    config, log, duties.migrate, closers,
+    (id, fp) => servers.servers.pinHostKey(id, fp),
+    (id, outcome) => servers.reachability.record(id, outcome),
+  );
   const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh } = platform;
 
   const initialPassword = new InitialPasswordFile(config.dataDir, config.adminUsername);
@@ -143,7 +148,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   return {
     config, log, owner, ...platform,
     admins: admins.admins, adminsRepo: admins.repo, auth: auth.auth, tokens: auth.tokens, guard: auth.guard,
-    servers: servers.servers, staging: staging.paths, push: push.push, retries: retries.retries,
+    servers: servers.servers, reachability: servers.reachability, sshProbe: servers.probe, staging: staging.paths, push: push.push, retries: retries.retries,
     scripts: scripts.scripts, schedules: schedules.schedules,
     alerts: { store: alerts.store, engine: alerts.engine, history: alerts.history, offline: alerts.offline, health: alerts.health, now: alerts.now },
     agent: { agent: agent.agent, installer: agent.installer },

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { createCache } from '../adapters/cache/index.js';
 import type { Cache } from '../adapters/cache/cache.js';
 import { SshPool } from '../adapters/ssh/ssh-pool.js';
+import type { SshContact } from '../adapters/ssh/types.js';
 import type { AppConfig } from '../config/config.js';
 import { createCipher, type Cipher } from '../core/crypto.js';
 import type { Logger } from '../core/logger.js';
@@ -32,7 +33,10 @@ export interface Platform {
   audit: AuditService;
   events: EventBus;
   notifications: NotificationService;
-  /** Host keys first seen by the pool are pinned through `onHostKeyPinned` (set by the servers feature). */
+  /**
+   * Host keys first seen by the pool are pinned through `onHostKeyPinned`, and every contact's
+   * outcome goes to `onContact` (both answered by the servers feature).
+   */
   ssh: SshPool;
 }
 
@@ -64,6 +68,7 @@ export async function buildPlatform(
   migrate: boolean,
   closers: Array<() => Promise<void> | void>,
   pinHostKey: (serverId: number, fingerprint: string) => Promise<void>,
+  onSshContact: (serverId: number, outcome: SshContact) => void,
 ): Promise<Platform> {
   const handle = await openDatabase(config, migrate, log);
   closers.push(() => handle.destroy());
@@ -83,7 +88,7 @@ export async function buildPlatform(
   closers.push(() => events.stop());
   const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log });
 
-  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey });
+  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact });
   closers.push(() => ssh.closeAll());
   return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, ssh };
 }

@@ -11,6 +11,7 @@ import * as m0010 from './20261124T0001-leases.js';
 import * as m0011 from './20261124T0002-push-events.js';
 import * as m0012 from './20261124T1601-totp-last-step.js';
 import * as m0013 from './20261124T1602-refresh-families.js';
+import * as m0014 from './20261126T0001-ssh-reachability.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T0002-push-events': m0011,
   '20261124T1601-totp-last-step': m0012,
   '20261124T1602-refresh-families': m0013,
+  '20261126T0001-ssh-reachability': m0014,
 };

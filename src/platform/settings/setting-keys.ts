@@ -52,9 +52,11 @@ export const MUTABLE_KEYS = new Set<string>([
   'push_complete_sound',
   'editor_theme',
   'theme',
+  'ssh_probe_interval',
 ]);
 
-export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
+/** Integer settings: `min`..`max`, or also 0 where `zeroOff` (0 switches the feature off). */
+export const INTEGER_RULES: Record<string, { min: number; max: number; zeroOff?: true }> = {
   db_pool_size: { min: 1, max: 1000 },
   db_max_overflow: { min: 1, max: 1000 },
   heartbeat_timeout: { min: 10, max: 600 },
@@ -62,6 +64,8 @@ export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
   mem_alert_threshold: { min: 1, max: 100 },
   disk_alert_threshold: { min: 1, max: 100 },
   session_max_age_days: { min: 1, max: 365 },
+  // Seconds between SSH probes of servers without a recent heartbeat.
+  ssh_probe_interval: { min: 30, max: 86_400, zeroOff: true },
 };
 
 const SOUNDS = ['off', 'beep_short', 'beep_double', 'chime_soft'];
@@ -79,6 +83,7 @@ export const DEFAULTS: Record<string, string> = {
   theme: 'dark',
   session_max_age_days: '30',
   credential_reauth: 'false',
+  ssh_probe_interval: '0',
 };
 
 /** Keys whose change is mirrored into the host patrol script's env file (a failure there is only logged). */
