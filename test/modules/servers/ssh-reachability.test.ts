@@ -37,7 +37,10 @@ describe('coalescing of reachability writes', () => {
       now: () => now,
       minIntervalMs,
     });
-    return { r, writes, advance: (ms: number) => void (now += ms) };
+    const advance = (ms: number): void => {
+      now += ms;
+    };
+    return { r, writes, advance };
   }
   const OK: SshContact = { ok: true };
 
