@@ -101,6 +101,19 @@ export const en = {
     deleted: 'Retry job deleted', deleteConfirmFor: 'Delete the retry job of {{server}}? It will not be tried again.',
     nextAt: 'Next attempt {{time}}', actions: 'Actions',
   },
+  // first-hour: the SSH signal beside the agent, and the next step of each empty state.
+  reach: {
+    agent: 'Agent', ssh: 'SSH', noAgent: 'No agent', reachable: 'Reachable', failing: 'Failing', never: 'Never contacted',
+    reachableAgo: 'SSH reachable', failingSince: 'SSH failing since', neverContacted: 'SSH never contacted', lastError: 'Last SSH error',
+    errors: {
+      refused: 'connection refused', timeout: 'timed out', auth_failed: 'authentication failed', host_key_mismatch: 'host key changed',
+      dns: 'host name not found', closed: 'connection closed', other: 'connection failed',
+    },
+  },
+  nextStep: {
+    addServer: 'Add a server', startPush: 'Start a push', viewHistory: 'View push history', serversEmpty: 'No servers yet.',
+    pushesEmpty: 'No pushes yet.', pushNoServers: 'There is no server to push to yet.',
+  },
   placeholder: {
     title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',
   },

@@ -102,6 +102,19 @@ export const zhCN: Resources = {
     deleted: '重试任务已删除', deleteConfirmFor: '删除 {{server}} 的重试任务？它将不再被重试。',
     nextAt: '下次尝试 {{time}}', actions: '操作',
   },
+  // first-hour: the SSH signal beside the agent, and the next step of each empty state.
+  reach: {
+    agent: '代理', ssh: 'SSH', noAgent: '无代理', reachable: '可连接', failing: '连接失败', never: '从未连接',
+    reachableAgo: 'SSH 可连接', failingSince: 'SSH 连接失败，始于', neverContacted: 'SSH 从未连接', lastError: '最近一次 SSH 错误',
+    errors: {
+      refused: '连接被拒绝', timeout: '连接超时', auth_failed: '认证失败', host_key_mismatch: '主机密钥已变更',
+      dns: '无法解析主机名', closed: '连接已关闭', other: '连接失败',
+    },
+  },
+  nextStep: {
+    addServer: '添加服务器', startPush: '开始推送', viewHistory: '查看推送历史', serversEmpty: '还没有服务器。',
+    pushesEmpty: '还没有推送。', pushNoServers: '还没有可推送的服务器。',
+  },
   placeholder: {
     title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',
   },
