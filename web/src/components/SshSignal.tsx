@@ -11,6 +11,9 @@ import { RelativeTime } from './Time';
 
 type Reach = Pick<ServerView, 'ssh_status' | 'ssh_last_ok_at' | 'ssh_failing_since' | 'ssh_last_error'>;
 
+/** The icon keeps its size and sits on the first line when the words wrap. */
+const ICON = { flexShrink: 0, marginTop: 2 };
+
 const ERROR_CLASSES = new Set(['refused', 'timeout', 'auth_failed', 'host_key_mismatch', 'dns', 'closed', 'other']);
 
 /** The error class in words ("connection refused"); an unexpected value is shown as it is. */
@@ -24,28 +27,28 @@ export function SshSignal({ server, withError = true }: { server: Reach; withErr
   const errorText = useSshErrorText();
   if (server.ssh_status === 'reachable') {
     return (
-      <Group gap={4} wrap="wrap" c="teal">
-        <IconPlugConnected size={14} aria-hidden />
+      <Group gap={4} wrap="nowrap" align="flex-start" c="teal">
+        <IconPlugConnected size={14} aria-hidden style={ICON} />
         <Text span size="xs" c="dimmed">
-          {t('reach.reachableAgo')} <RelativeTime value={server.ssh_last_ok_at} />
+          {t('reach.reachableAgo')} <RelativeTime value={server.ssh_last_ok_at} size="xs" />
         </Text>
       </Group>
     );
   }
   if (server.ssh_status === 'failing') {
     return (
-      <Group gap={4} wrap="wrap" c="red">
-        <IconPlugConnectedX size={14} aria-hidden />
+      <Group gap={4} wrap="nowrap" align="flex-start" c="red">
+        <IconPlugConnectedX size={14} aria-hidden style={ICON} />
         <Text span size="xs" c="red">
-          {t('reach.failingSince')} <RelativeTime value={server.ssh_failing_since} />
+          {t('reach.failingSince')} <RelativeTime value={server.ssh_failing_since} size="xs" />
           {withError && server.ssh_last_error ? ` · ${errorText(server.ssh_last_error)}` : ''}
         </Text>
       </Group>
     );
   }
   return (
-    <Group gap={4} wrap="wrap" c="dimmed">
-      <IconPlugX size={14} aria-hidden />
+    <Group gap={4} wrap="nowrap" align="flex-start" c="dimmed">
+      <IconPlugX size={14} aria-hidden style={ICON} />
       <Text span size="xs" c="dimmed">
         {t('reach.neverContacted')}
       </Text>

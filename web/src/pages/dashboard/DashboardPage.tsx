@@ -6,7 +6,7 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardView } from '@server/modules/dashboard/dashboard.schemas';
-import { IconCloudUpload, IconPlus } from '@tabler/icons-react';
+import { IconCloudUpload, IconPlugConnected, IconPlugConnectedX, IconPlugX, IconPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,6 +16,12 @@ import { Page } from '../../components/Page';
 import { AgentStatusBadge, StatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
 import { useLiveInvalidation } from '../../api/live-invalidation';
+
+const SSH_LOOK = {
+  failing: { color: 'red', icon: <IconPlugConnectedX size={14} aria-hidden /> },
+  never: { color: 'gray', icon: <IconPlugX size={14} aria-hidden /> },
+  reachable: { color: 'teal', icon: <IconPlugConnected size={14} aria-hidden /> },
+};
 
 function ServersCard({ s }: { s: DashboardView['servers'] }) {
   const { t } = useTranslation();
@@ -32,21 +38,24 @@ function ServersCard({ s }: { s: DashboardView['servers'] }) {
       </Stack>
     </Anchor>
   );
-  const sshCell = (key: 'failing' | 'reachable' | 'never', n: number, color: string) => (
+  const sshCell = (key: 'failing' | 'reachable' | 'never', n: number) => (
     <Stack gap={2} align="flex-start" key={key}>
       {count(n)}
-      <Badge color={color} variant="light" radius="sm" styles={{ label: { textTransform: 'none' } }}>
+      <Badge color={SSH_LOOK[key].color} variant="light" size="sm" radius="sm" leftSection={SSH_LOOK[key].icon} styles={{ label: { textTransform: 'none' } }}>
         {t(`reach.${key}`)}
       </Badge>
     </Stack>
   );
+  // Both rows share three columns, so the counts line up on every width.
   const row = (label: string, cells: ReactNode[]) => (
-    <Group gap="xl" align="flex-end" role="group" aria-label={label}>
-      <Text size="xs" fw={700} c="dimmed" tt="uppercase" w={48}>
+    <Stack gap={4} role="group" aria-label={label}>
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase">
         {label}
       </Text>
-      {cells}
-    </Group>
+      <SimpleGrid cols={3} spacing="xs">
+        {cells}
+      </SimpleGrid>
+    </Stack>
   );
   return (
     <DashCard
@@ -61,9 +70,9 @@ function ServersCard({ s }: { s: DashboardView['servers'] }) {
         <EmptyNext text={t('nextStep.serversEmpty')} to="/servers?new=1" icon={<IconPlus size={16} />} action={t('nextStep.addServer')} />
       ) : (
         // Two signals, counted apart: the agent's heartbeats, and the service's own SSH contacts.
-        <Stack gap="md">
+        <Stack gap="sm">
           {row(t('reach.agent'), [agentCell('offline', s.offline), agentCell('unknown', s.no_agent), agentCell('online', s.online)])}
-          {row(t('reach.ssh'), [sshCell('failing', s.ssh.failing, 'red'), sshCell('never', s.ssh.never, 'gray'), sshCell('reachable', s.ssh.reachable, 'teal')])}
+          {row(t('reach.ssh'), [sshCell('failing', s.ssh.failing), sshCell('never', s.ssh.never), sshCell('reachable', s.ssh.reachable)])}
         </Stack>
       )}
     </DashCard>
