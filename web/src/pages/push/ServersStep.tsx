@@ -12,7 +12,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { servers } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
-import { StatusBadge } from '../../components/StatusBadge';
+import { SshSignal } from '../../components/SshSignal';
+import { AgentStatusBadge } from '../../components/StatusBadge';
 
 const PAGE = 25;
 
@@ -120,7 +121,10 @@ export function ServersStep({ selected, onChange }: { selected: Set<number>; onC
                   {r.host}:{r.port}
                 </Table.Td>
                 <Table.Td>
-                  <StatusBadge status={r.status} />
+                  <Stack gap={2} align="flex-start">
+                    <AgentStatusBadge status={r.status} />
+                    <SshSignal server={r} withError={false} />
+                  </Stack>
                 </Table.Td>
               </Table.Tr>
             ))}
