@@ -12,31 +12,47 @@ const start = (env: Record<string, string>) => scope.start(env);
 const tempDir = () => scope.tempDir();
 
 describe('server process', () => {
-  it('first start: creates the admin with a printed password, keeps keys, stops gracefully', async () => {
+  it('first start: the generated password is framed on stderr at any log level and kept in DATA_DIR until the first login; keys kept; stops gracefully', async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const p = start({ DATA_DIR: dataDir, PORT: String(port) });
-    expect(await waitHealthy(port)).toMatchObject({ status: 'ok', db: 'ok', cache: 'ok' });
-    const password = /Generated password:\s+(\S+)/.exec(p.out())?.[1];
-    expect(password).toBeTruthy();
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password }),
-    });
-    expect(login.status).toBe(200);
+    const p = start({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent' });
+    expect(await waitHealthy(port, 60_000)).toMatchObject({ status: 'ok', db: 'ok', cache: 'ok' });
+    const password = /\| Generated password: {2}(\S+) +\|/.exec(p.err())?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(p.err()).toMatch(/\n\+-+\+\n\| First administrator: admin +\|\n/);
+    expect(p.out()).toBe('');
+    const file = path.join(dataDir, 'initial-admin-password');
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${password}\n`);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const firstRun = async () => (await fetch(`http://127.0.0.1:${port}/api/auth/first-run`)).json();
+    expect(await firstRun()).toEqual({ initial_password_file: file });
+
+    const login = (pw: string) =>
+      fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: pw }),
+      });
+    expect((await login('wrong-password')).status).toBe(401);
+    expect(fs.existsSync(file)).toBe(true);
+    expect((await login(password!)).status).toBe(200);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await firstRun()).toEqual({ initial_password_file: null });
     for (const f of ['secret_key', 'encryption_key', 'fleet.db']) expect(fs.existsSync(path.join(dataDir, f))).toBe(true);
     expect(fs.statSync(path.join(dataDir, 'encryption_key')).mode & 0o777).toBe(0o600);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
 
-    // Second start: the same admin, nothing printed again.
+    // Second start: the same admin, nothing printed again, no file written again.
     const again = start({ DATA_DIR: dataDir, PORT: String(port) });
-    await waitHealthy(port);
-    expect(again.out()).not.toContain('Generated password');
+    await waitHealthy(port, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}: ${again.err()}`);
+    });
+    expect(again.err()).not.toContain('Generated password');
+    expect(fs.existsSync(file)).toBe(false);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  });
+  }, 180_000);
 
   it('refuses WORKERS>1 on a memory cache', async () => {
     const p = start({ DATA_DIR: tempDir(), PORT: String(await freePort()), WORKERS: '2' });

@@ -7,6 +7,7 @@
  */
 import { RsyncRunner } from '../adapters/rsync/index.js';
 import type { AppConfig } from '../config/config.js';
+import { InitialPasswordFile } from '../config/initial-password.js';
 import type { Logger } from '../core/logger.js';
 import { systemResolver, type HostResolver } from '../core/network.js';
 import { pingDatabase } from '../db/database.js';
@@ -45,8 +46,8 @@ export interface ComposeOptions {
   resolver?: HostResolver;
   /** Resolver for user-supplied outbound URLs (the allowlist subscription fetch); tests inject one. */
   fetchResolver?: HostResolver;
-  /** Where the generated first-admin password is printed. */
-  print?: (line: string) => void;
+  /** Where the framed block with a generated first-admin password is written (default stderr). */
+  print?: (text: string) => void;
   /** Wall clock (ms) for monitoring: heartbeat times, alert rows, offline checks; tests inject one. */
   now?: () => number;
 }
@@ -66,14 +67,20 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const duties = dutiesOf(role);
   const now = opts.now ?? (() => Date.now());
   const owner = newLeaseOwner();
-  // Trust on first use: the pool reports a first-seen host key, the servers feature pins it.
-  const platform = await buildPlatform(config, log, duties.migrate, closers, (id, fp) => servers.servers.pinHostKey(id, fp));
+  // Trust on first use: the pool reports a first-seen host key, the servers feature pins it; it
+  // also records every contact's outcome as the server's SSH reachability.
+  const platform = await buildPlatform(
+    config, log, duties.migrate, closers,
+    (id, fp) => servers.servers.pinHostKey(id, fp),
+    (id, outcome) => servers.reachability.record(id, outcome),
+  );
   const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh } = platform;
 
+  const initialPassword = new InitialPasswordFile(config.dataDir, config.adminUsername);
   const admins = createAdminsModule({ db, cache, audit, log, now });
   const auth = createAuthModule({
     db, admins: admins.repo, lookup: admins.lookup, cache, settings, audit, cipher, log,
-    secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver,
+    secretKey: config.secretKey, resolver: opts.resolver ?? systemResolver, firstRun: initialPassword,
   });
   const requireCurrentPassword = auth.auth.requireCurrentPassword.bind(auth.auth);
   const presets = createPresetsModule({ db, cipher, audit, requireCurrentPassword });
@@ -130,7 +137,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     ],
   };
 
-  if (duties.firstStart) await firstStart({ config, adminsRepo: admins.repo, settings, cipher, log, print: opts.print });
+  if (duties.firstStart) await firstStart({ config, adminsRepo: admins.repo, settings, cipher, log, initialPassword, print: opts.print });
 
   // Registration order is route order: the settings area's fixed paths are registered before
   // nothing else claims them, and Fastify prefers static segments over `/api/settings/:key`.
@@ -142,7 +149,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   return {
     config, log, owner, ...platform,
     admins: admins.admins, adminsRepo: admins.repo, auth: auth.auth, tokens: auth.tokens, guard: auth.guard,
-    servers: servers.servers, staging: staging.paths, push: push.push, claims, retries: retries.retries,
+    servers: servers.servers, reachability: servers.reachability, sshProbe: servers.probe, staging: staging.paths, push: push.push, claims, retries: retries.retries,
     scripts: scripts.scripts, schedules: schedules.schedules,
     alerts: { store: alerts.store, engine: alerts.engine, history: alerts.history, offline: alerts.offline, health: alerts.health, now: alerts.now },
     agent: { agent: agent.agent, installer: agent.installer },

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { createCache } from '../adapters/cache/index.js';
 import type { Cache } from '../adapters/cache/cache.js';
 import { SshPool } from '../adapters/ssh/ssh-pool.js';
+import type { SshContact } from '../adapters/ssh/types.js';
 import type { AppConfig } from '../config/config.js';
 import { createCipher, type Cipher } from '../core/crypto.js';
 import type { Logger } from '../core/logger.js';
@@ -36,7 +37,10 @@ export interface Platform {
   notifications: NotificationService;
   /** Idempotency-Key handling of the routes that start work. */
   idempotency: IdempotencyService;
-  /** Host keys first seen by the pool are pinned through `onHostKeyPinned` (set by the servers feature). */
+  /**
+   * Host keys first seen by the pool are pinned through `onHostKeyPinned`, and every contact's
+   * outcome goes to `onContact` (both answered by the servers feature).
+   */
   ssh: SshPool;
 }
 
@@ -68,6 +72,7 @@ export async function buildPlatform(
   migrate: boolean,
   closers: Array<() => Promise<void> | void>,
   pinHostKey: (serverId: number, fingerprint: string) => Promise<void>,
+  onSshContact: (serverId: number, outcome: SshContact) => void,
 ): Promise<Platform> {
   const handle = await openDatabase(config, migrate, log);
   closers.push(() => handle.destroy());
@@ -87,7 +92,7 @@ export async function buildPlatform(
   closers.push(() => events.stop());
   const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log });
 
-  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey });
+  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact });
   closers.push(() => ssh.closeAll());
   const idempotency = new IdempotencyService({ repo: new IdempotencyRepository(handle.db) });
   return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh };

@@ -16,7 +16,7 @@ export const DEFAULT_NOTES: Record<string, string> = {
   DATABASE_URL: '`sqlite://<DATA_DIR>/fleet.db`',
   SECRET_KEY: 'generated, kept in `DATA_DIR/secret_key`',
   ENCRYPTION_KEY: 'generated, kept in `DATA_DIR/encryption_key`',
-  ADMIN_PASSWORD: 'generated, printed once',
+  ADMIN_PASSWORD: 'generated, printed once on stderr and kept in DATA_DIR/initial-admin-password until the first login',
   WALLPAPER_SOURCE_URL: 'the public daily-image archive',
   TRUST_PROXY: 'unset',
   FLEET_ALLOW_PRIVATE_FETCH: 'unset',
@@ -54,7 +54,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: Int(0, 1_000_000, 600, 'other anonymous requests (health, wallpapers, agent script) per address and minute; the agent heartbeat is never limited'),
   FLEET_BACKGROUND_JOBS: Flag('`0` turns off the periodic loops (retry worker, scheduler, offline detector, subscription refresh) in this process'),
   FLEET_ALLOW_PRIVATE_FETCH: Flag('test only: `1` lets the subscription and wallpaper fetchers reach loopback'),
-  LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'pino level; secrets are redacted' }),
+  LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'pino level. `info`: errors, refused requests (4xx, one line each), state changes (one `audit` line per audited action, push batches finished) and start/stop; `debug` adds one line per successful request (heartbeats, polling, static files) and SSH connects. Secrets are redacted; URLs are logged without their query string' }),
 });
 
 export type Env = Static<typeof EnvSchema>;

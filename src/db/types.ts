@@ -62,6 +62,11 @@ export interface ServersTable {
   status: Generated<string>;
   last_heartbeat_at: string | null;
   agent_token_hash: string | null;
+  /** SSH reachability (ISO times; the error as a class, e.g. `refused`): written by the servers feature. */
+  ssh_last_ok_at: Generated<string | null>;
+  ssh_last_error_at: Generated<string | null>;
+  ssh_last_error: Generated<string | null>;
+  ssh_failing_since: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -10,7 +10,7 @@ describe('request logging', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await makeTestApp({ logger: { level: 'info', stream: logs.stream } });
+    t = await makeTestApp({ logger: { level: 'debug', stream: logs.stream } });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => t?.close());

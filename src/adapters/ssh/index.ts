@@ -9,5 +9,5 @@ export { buildRemoteCommand } from './exec-channel.js';
 export { uploadToSftp } from './sftp.js';
 export type {
   SshAuth, SshTarget, ExecOptions, ExecResult, SshLogger, SshPoolOptions, SshPoolStats, HostKeyInfo,
-  SftpUploadOptions, UploadSource,
+  SftpUploadOptions, UploadSource, SshContact,
 } from './types.js';

@@ -4,7 +4,7 @@ import { ExecError, SshConnectionError, connectionClosedError, mapConnectError }
 import { ChannelOpenError, describeCommand, runExec } from './exec-channel.js';
 import { endSftp, uploadToSftp } from './sftp.js';
 import type {
-  ExecOptions, ExecResult, HostKeyInfo, SftpUploadOptions, SshPoolOptions, SshPoolStats, SshTarget, UploadSource,
+  ExecOptions, ExecResult, HostKeyInfo, SftpUploadOptions, SshContact, SshPoolOptions, SshPoolStats, SshTarget, UploadSource,
 } from './types.js';
 
 /** Retries after a channel could not be opened (nothing ran remotely, so it is safe). */
@@ -18,8 +18,10 @@ const MAX_OPEN_RETRIES = 3;
  */
 export class SshPool {
   private readonly slots: ConnectionSlots;
+  private readonly onContact: SshPoolOptions['onContact'];
 
   constructor(opts: SshPoolOptions = {}) {
+    this.onContact = opts.onContact;
     this.slots = new ConnectionSlots({
       idleMs: opts.idleMs ?? 60_000,
       maxPerHost: Math.max(1, opts.maxPerHost ?? 4),
@@ -67,7 +69,7 @@ export class SshPool {
    */
   async sftp(target: SshTarget): Promise<SFTPWrapper> {
     for (let attempt = 0; ; attempt++) {
-      const conn = await this.slots.acquire(target);
+      const conn = await this.acquire(target);
       let sftp: SFTPWrapper;
       try {
         sftp = await new Promise<SFTPWrapper>((resolve, reject) => {
@@ -80,7 +82,7 @@ export class SshPool {
       } catch (err) {
         this.slots.release(conn);
         if (this.shouldRetry(err, conn, attempt)) continue;
-        throw this.operationError(err, conn);
+        throw this.failed(target, this.operationError(err, conn));
       }
       let released = false;
       const releaseOnce = (): void => {
@@ -113,8 +115,11 @@ export class SshPool {
   /** Make sure a verified connection exists and return the host key it presented. */
   async connect(target: SshTarget): Promise<HostKeyInfo> {
     const live = this.slots.findVerified(target);
-    if (live) return live.hostKey!;
-    const conn = await this.slots.acquire(target);
+    if (live) {
+      this.report(target, { ok: true });
+      return live.hostKey!;
+    }
+    const conn = await this.acquire(target);
     this.slots.release(conn);
     return conn.hostKey!;
   }
@@ -145,15 +150,42 @@ export class SshPool {
 
   private async withChannel<T>(target: SshTarget, op: (conn: Conn) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const conn = await this.slots.acquire(target);
+      const conn = await this.acquire(target);
       try {
         return await op(conn);
       } catch (err) {
         if (this.shouldRetry(err, conn, attempt)) continue;
-        throw this.operationError(err, conn);
+        throw this.failed(target, this.operationError(err, conn));
       } finally {
         this.slots.release(conn);
       }
+    }
+  }
+
+  /** A channel slot on a ready connection; the contact's outcome is reported either way. */
+  private async acquire(target: SshTarget): Promise<Conn> {
+    let conn: Conn;
+    try {
+      conn = await this.slots.acquire(target);
+    } catch (err) {
+      throw this.failed(target, err);
+    }
+    this.report(target, { ok: true });
+    return conn;
+  }
+
+  /** An operation failed: a connection-level failure is reported as the contact's outcome. */
+  private failed<E>(target: SshTarget, err: E): E {
+    if (err instanceof SshConnectionError && !this.slots.isClosing) this.report(target, { ok: false, kind: err.kind });
+    return err;
+  }
+
+  private report(target: SshTarget, outcome: SshContact): void {
+    if (!this.onContact) return;
+    try {
+      this.onContact(target.id, outcome);
+    } catch {
+      // Reachability bookkeeping never fails the operation it observes.
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { SshConnectionErrorKind } from './errors.js';
 
 export type SshAuth =
   | { type: 'key'; privateKey: string; passphrase?: string }
@@ -49,6 +50,13 @@ export interface SshPoolOptions {
   connectTimeoutMs?: number;
   /** ssh2 keepalive, so half-open connections are noticed. Default 15 s; 0 disables. */
   keepaliveIntervalMs?: number;
+  /**
+   * Every contact's outcome, for the server's reachability: `ok` once a connection was ready for
+   * an operation, or the error class when connecting failed or the connection dropped under one.
+   * A command that ran and exited non-zero is still `ok` (the host answered). Called
+   * synchronously on the operation's path: the receiver must be cheap and must not throw.
+   */
+  onContact?: (serverId: number, outcome: SshContact) => void;
   /** Called once after the first successful connection to a target without a pinned key. */
   onHostKeyPinned?: (serverId: number, fingerprint: string) => Promise<void> | void;
   logger?: SshLogger;
@@ -84,3 +92,6 @@ export interface SftpUploadOptions {
 }
 
 export type UploadSource = Readable | NodeJS.ReadableStream;
+
+/** The outcome of one SSH contact: reachable, or the class of the failure (never a message). */
+export type SshContact = { ok: true } | { ok: false; kind: SshConnectionErrorKind };

@@ -13,6 +13,7 @@ import * as m0012 from './20261124T1601-totp-last-step.js';
 import * as m0013 from './20261124T1602-refresh-families.js';
 import * as m0014 from './20261126T1401-push-target-claims.js';
 import * as m0015 from './20261126T1402-idempotency-keys.js';
+import * as m0016 from './20261126T1403-ssh-reachability.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T1602-refresh-families': m0013,
   '20261126T1401-push-target-claims': m0014,
   '20261126T1402-idempotency-keys': m0015,
+  '20261126T1403-ssh-reachability': m0016,
 };

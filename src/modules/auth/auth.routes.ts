@@ -6,6 +6,7 @@ import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import { toAdminView } from '../admins/index.js';
 import {
+  FirstRunView,
   MeView,
   ChangePasswordBody,
   LoginBody,
@@ -28,6 +29,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
     '/login',
     { config: { public: true }, schema: { tags: ['auth'], body: LoginBody, response: { 200: TokenPairSchema, ...errors } } },
     async (req) => auth.login(req.body, req.actor.ip ?? ''),
+  );
+
+  // Public and cheap (one stat): the login page of a fresh install says where the password is.
+  app.get(
+    '/first-run',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        security: [],
+        description: 'Where the generated password of the first administrator is kept on the host, until that administrator first logs in.',
+        response: { 200: FirstRunView },
+      },
+    },
+    async () => auth.firstRun(),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schemas.js';
 
 export const TokenPairSchema = Type.Object({
   access_token: Type.String(),
@@ -44,3 +45,10 @@ export type RefreshBody = Static<typeof RefreshBody>;
 export type MeView = Static<typeof MeView>;
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 export type TotpEnableBody = Static<typeof TotpEnableBody>;
+
+/** Public: on a fresh install, where the first administrator's generated password is kept. */
+export const FirstRunView = Type.Object({
+  /** Absolute path of `DATA_DIR/initial-admin-password` while it exists (until that admin's first login), else null. */
+  initial_password_file: Nullable(Type.String()),
+});
+export type FirstRunView = Static<typeof FirstRunView>;

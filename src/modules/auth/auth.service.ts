@@ -32,6 +32,16 @@ export interface AuthDeps {
   cipher: Cipher;
   settings: RuntimeSettings;
   systemName?: string;
+  /** The first administrator's generated password kept on the host until they log in. */
+  firstRun?: FirstRunFile;
+}
+
+/** What the auth feature knows of `DATA_DIR/initial-admin-password`. */
+export interface FirstRunFile {
+  /** Its path while it exists, else null. */
+  current(): string | null;
+  /** `username` logged in or changed their password: the file goes if it was theirs. */
+  consumedBy(username: string): void;
 }
 
 export class AuthService {
@@ -68,7 +78,21 @@ export class AuthService {
     }
     await this.d.guard.clearUser(input.username);
     await this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id });
+    this.consumeFirstRun(admin.username);
     return this.d.sessions.start(admin);
+  }
+
+  /** The path of the initial password file while it exists: all the login page of a fresh install needs. */
+  firstRun(): { initial_password_file: string | null } {
+    return { initial_password_file: this.d.firstRun?.current() ?? null };
+  }
+
+  private consumeFirstRun(username: string): void {
+    try {
+      this.d.firstRun?.consumedBy(username);
+    } catch {
+      // The file stays (and the login page keeps naming it); the login itself succeeded.
+    }
   }
 
   private async fail(slot: AttemptSlot, actor: Actor, reason: string, message: string, adminId?: number): Promise<never> {
@@ -117,6 +141,7 @@ export class AuthService {
     await this.d.admins.setPassword(admin.id, await hashPassword(next));
     await this.d.sessions.revokeAllOf(admin.id);
     await this.d.audit.record(actor, 'change_password', { type: 'admin', id: admin.id });
+    this.consumeFirstRun(admin.username);
   }
 
   /**

@@ -13,7 +13,7 @@ import { mount, type Feature } from '../../platform/feature.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { AdminLookup, AdminsRepository } from '../admins/index.js';
 import { authRoutes } from './auth.routes.js';
-import { AuthService } from './auth.service.js';
+import { AuthService, type FirstRunFile } from './auth.service.js';
 import { LoginGuard } from './login-guard.js';
 import { RefreshFamiliesRepository } from './refresh-families.repository.js';
 import { RefreshSessions } from './refresh-sessions.js';
@@ -33,6 +33,7 @@ export interface AuthModuleDeps {
   secretKey: string;
   /** Resolves allowlist host names at login. */
   resolver: HostResolver;
+  firstRun?: FirstRunFile;
 }
 
 export function createAuthModule(d: AuthModuleDeps) {
@@ -42,6 +43,7 @@ export function createAuthModule(d: AuthModuleDeps) {
   const sessions = new RefreshSessions({ families, tokens, admins: d.admins, guard, audit: d.audit, settings: d.settings });
   const auth = new AuthService({
     admins: d.admins, lookup: d.lookup, tokens, sessions, guard, audit: d.audit, cipher: d.cipher, settings: d.settings,
+    firstRun: d.firstRun,
   });
   const feature: Feature = { name: 'auth', routes: [mount('/api/auth', authRoutes, { auth, sessions })] };
   return { auth, guard, tokens, feature };

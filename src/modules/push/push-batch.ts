@@ -168,6 +168,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   );
   const status = batchStatus(counts, cancelled);
   await d.repo.finishBatch(p.batchId, status, counts, nowIso());
+  d.log.info({ batchId: p.batchId, status, ...counts }, 'push batch finished');
   await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });
   await d.journal.close(p.batchId);
   return status;

@@ -65,4 +65,16 @@ export class FleetQueryRepository {
       .execute();
     return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
   }
+
+  /** Servers by SSH signal: failing (a streak of failures runs), reachable (contacted, not failing). */
+  async sshCounts(): Promise<{ failing: number; reachable: number }> {
+    const row = await this.db
+      .selectFrom('servers')
+      .select([
+        sql<number>`coalesce(sum(case when ssh_failing_since is not null then 1 else 0 end), 0)`.as('failing'),
+        sql<number>`coalesce(sum(case when ssh_failing_since is null and ssh_last_ok_at is not null then 1 else 0 end), 0)`.as('reachable'),
+      ])
+      .executeTakeFirst();
+    return { failing: Number(row?.failing ?? 0), reachable: Number(row?.reachable ?? 0) };
+  }
 }

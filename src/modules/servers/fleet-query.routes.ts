@@ -36,7 +36,7 @@ export const fleetQueryRoutes: FastifyPluginAsyncTypebox<{ fleet: FleetQueryServ
 
   app.get(
     '/status-counts',
-    { schema: { tags, description: 'Servers by status: online, offline, unknown.', response: { 200: StatusCounts } } },
+    { schema: { tags, description: 'Servers by agent status (online, offline, unknown = no agent) and by SSH reachability (reachable, failing, never contacted).', response: { 200: StatusCounts } } },
     async () => fleet.statusCounts(),
   );
 };

@@ -40,11 +40,18 @@ export const FleetIds = Type.Object({ ids: Type.Array(Type.Integer()), total: Ty
 
 export const TagCount = Type.Object({ tag: Type.String(), count: Type.Integer() });
 
+/**
+ * Servers by their two signals. The agent: `online`, `offline`, and `unknown` = `no_agent` (never
+ * sent a heartbeat; both fields carry the same number). SSH, from every contact the service
+ * makes: `reachable`, `failing`, `never` (never contacted).
+ */
 export const StatusCounts = Type.Object({
   total: Type.Integer(),
   online: Type.Integer(),
   offline: Type.Integer(),
   unknown: Type.Integer(),
+  no_agent: Type.Integer(),
+  ssh: Type.Object({ reachable: Type.Integer(), failing: Type.Integer(), never: Type.Integer() }),
 });
 
 export type ServerStatus = Static<typeof ServerStatus>;

@@ -29,12 +29,15 @@ export class FleetQueryService {
   }
 
   async statusCounts(): Promise<StatusCounts> {
-    const out: StatusCounts = { total: 0, online: 0, offline: 0, unknown: 0 };
-    for (const { status, n } of await this.repo.statusCounts()) {
+    const [byStatus, ssh] = await Promise.all([this.repo.statusCounts(), this.repo.sshCounts()]);
+    const out: StatusCounts = { total: 0, online: 0, offline: 0, unknown: 0, no_agent: 0, ssh: { ...ssh, never: 0 } };
+    for (const { status, n } of byStatus) {
       out.total += n;
       if (status === 'online' || status === 'offline') out[status] += n;
       else out.unknown += n;
     }
+    out.no_agent = out.unknown;
+    out.ssh.never = Math.max(0, out.total - ssh.failing - ssh.reachable);
     return out;
   }
 }

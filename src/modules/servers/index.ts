@@ -13,36 +13,46 @@ import { FleetQueryRepository } from './fleet-query.repository.js';
 import { fleetQueryRoutes } from './fleet-query.routes.js';
 import { FleetQueryService } from './fleet-query.service.js';
 import { ServersRepository } from './servers.repository.js';
+import { SshProbe, type SshProbeDeps } from './ssh-probe.js';
+import { SshReachability } from './ssh-reachability.js';
 import { serversRoutes } from './servers.routes.js';
 import { ServersService, type ServersDeps } from './servers.service.js';
 import type { PresetSources } from './servers.targets.js';
 
-export type { FleetQueryService, ServersService };
+export type { FleetQueryService, ServersService, SshProbe, SshReachability };
 
-export interface ServersModuleDeps extends PresetSources, Pick<ServersDeps, 'settings' | 'requireCurrentPassword'> {
+export interface ServersModuleDeps extends PresetSources, Pick<ServersDeps, 'requireCurrentPassword'> {
+  settings: ServersDeps['settings'] & SshProbeDeps['settings'];
   db: Kysely<Database>;
   cipher: Cipher;
   audit: AuditService;
-  ssh: Pick<SshPool, 'exec' | 'forget'>;
+  ssh: Pick<SshPool, 'exec' | 'forget' | 'connect'>;
   log: Logger;
 }
 
 export function createServersModule(d: ServersModuleDeps) {
+  const repo = new ServersRepository(d.db);
+  // The SSH pool is built before this feature: it reports contacts through `reachability.record`.
+  const reachability = new SshReachability({ repo, log: d.log });
   const servers = new ServersService({
-    repo: new ServersRepository(d.db),
+    repo,
     passwordPresets: d.passwordPresets,
     sshKeyPresets: d.sshKeyPresets,
     cipher: d.cipher,
     audit: d.audit,
     ssh: d.ssh,
+    reachability,
     log: d.log,
     settings: d.settings,
     requireCurrentPassword: d.requireCurrentPassword,
   });
   const fleet = new FleetQueryService(new FleetQueryRepository(d.db));
+  const probe = new SshProbe({ repo, targetFromRow: (row) => servers.targetFromRow(row), ssh: d.ssh, settings: d.settings, log: d.log });
   const feature: Feature = {
     name: 'servers',
     routes: [mount('/api/servers', fleetQueryRoutes, { fleet }), mount('/api/servers', serversRoutes, { servers })],
+    perProcess: { start() {}, stop: () => reachability.flush() },
+    background: { start: () => probe.start(), stop: () => probe.stop() },
   };
-  return { servers, fleet, feature };
+  return { servers, fleet, reachability, probe, feature };
 }

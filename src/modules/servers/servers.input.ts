@@ -8,7 +8,7 @@ import type { Cipher } from '../../core/crypto.js';
 import { BadRequestError } from '../../core/errors.js';
 import { parsePrivateKey } from '../../core/ssh-keys.js';
 import type { ServerRow } from '../../db/types.js';
-import type { AuthType, CreateServerBody, ServerView, UpdateServerBody } from './servers.schemas.js';
+import type { AuthType, CreateServerBody, ServerView, SshStatus, UpdateServerBody } from './servers.schemas.js';
 
 /** What create and update bodies share; every field optional (an update sends a subset). */
 export type ServerInput = Partial<CreateServerBody> & UpdateServerBody;
@@ -147,8 +147,19 @@ export function toServerView(row: ServerRow): ServerView {
     host_key_fingerprint: row.host_key_fingerprint,
     status: row.status,
     last_heartbeat_at: row.last_heartbeat_at,
+    ssh_status: sshStatusOf(row),
+    ssh_last_ok_at: row.ssh_last_ok_at,
+    ssh_last_error_at: row.ssh_last_error_at,
+    ssh_last_error: row.ssh_last_error,
+    ssh_failing_since: row.ssh_failing_since,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
+
+/** The SSH signal of a row: failing while a streak of failures runs, else reachable once contacted. */
+export function sshStatusOf(row: Pick<ServerRow, 'ssh_failing_since' | 'ssh_last_ok_at'>): SshStatus {
+  if (row.ssh_failing_since) return 'failing';
+  return row.ssh_last_ok_at ? 'reachable' : 'never';
+}

@@ -1,7 +1,10 @@
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, ServerRow, ServersTable } from '../../db/types.js';
 
-export type NewServerValues = Omit<ServerRow, 'id' | 'status' | 'last_heartbeat_at' | 'agent_token_hash'>;
+export type NewServerValues = Omit<
+  ServerRow,
+  'id' | 'status' | 'last_heartbeat_at' | 'agent_token_hash' | 'ssh_last_ok_at' | 'ssh_last_error_at' | 'ssh_last_error' | 'ssh_failing_since'
+>;
 export type ServerPatch = Updateable<ServersTable>;
 
 export class ServersRepository {
@@ -46,6 +49,41 @@ export class ServersRepository {
       .where('host_key_fingerprint', 'is', null)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** A contact worked: the failing streak (if any) ends. */
+  async recordSshOk(id: number, at: string): Promise<void> {
+    await this.db.updateTable('servers').set({ ssh_last_ok_at: at, ssh_failing_since: null }).where('id', '=', id).execute();
+  }
+
+  /** A contact failed with `kind`: the streak starts now unless it is already running. */
+  async recordSshFailure(id: number, at: string, kind: string): Promise<void> {
+    await this.db
+      .updateTable('servers')
+      .set((eb) => ({
+        ssh_last_error_at: at,
+        ssh_last_error: kind,
+        ssh_failing_since: eb.fn.coalesce('ssh_failing_since', eb.val(at)),
+      }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Servers the probe should contact: no heartbeat since `heartbeatCutoff` (no agent, or a silent
+   * one) and no SSH contact since `contactCutoff`, least recently contacted first.
+   */
+  async probeCandidates(heartbeatCutoff: string, contactCutoff: string, limit: number): Promise<ServerRow[]> {
+    return this.db
+      .selectFrom('servers')
+      .selectAll()
+      .where((eb) => eb.or([eb('last_heartbeat_at', 'is', null), eb('last_heartbeat_at', '<', heartbeatCutoff)]))
+      .where((eb) => eb.or([eb('ssh_last_ok_at', 'is', null), eb('ssh_last_ok_at', '<', contactCutoff)]))
+      .where((eb) => eb.or([eb('ssh_last_error_at', 'is', null), eb('ssh_last_error_at', '<', contactCutoff)]))
+      .orderBy(sql`coalesce(ssh_last_ok_at, ssh_last_error_at, '')`)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   async clearHostKey(id: number, updatedAt: string): Promise<boolean> {

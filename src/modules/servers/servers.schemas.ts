@@ -7,6 +7,9 @@ export { IdParams } from '../presets/presets.schemas.js';
 
 export const AuthType = Type.Union([Type.Literal('key'), Type.Literal('password')]);
 
+/** `reachable`: the last contact worked; `failing`: contacts fail since `ssh_failing_since`; `never`: never contacted. */
+export const SshStatus = Type.Union([Type.Literal('reachable'), Type.Literal('failing'), Type.Literal('never')]);
+
 export const ServerView = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -20,8 +23,18 @@ export const ServerView = Type.Object({
   target_path: Nullable(Type.String()),
   tags: Type.Array(Type.String()),
   host_key_fingerprint: Nullable(Type.String()),
+  /** The agent's signal: `online`, `offline`, or `unknown` (no heartbeat ever: no agent). */
   status: Type.String(),
   last_heartbeat_at: Nullable(Type.String()),
+  /** The SSH signal, from every contact the service makes (tests, pushes, commands, the probe). */
+  ssh_status: SshStatus,
+  /** When an SSH connection last worked. */
+  ssh_last_ok_at: Nullable(Type.String()),
+  /** When an SSH contact last failed, and its class. */
+  ssh_last_error_at: Nullable(Type.String()),
+  ssh_last_error: Nullable(Type.String({ description: 'refused, timeout, auth_failed, host_key_mismatch, dns, closed or other' })),
+  /** Since when every contact has failed; null while contacts work. */
+  ssh_failing_since: Nullable(Type.String()),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -69,6 +82,7 @@ export const TestResult = Type.Object({
 });
 export type AuthType = Static<typeof AuthType>;
 export type ServerView = Static<typeof ServerView>;
+export type SshStatus = Static<typeof SshStatus>;
 export type CreateServerBody = Static<typeof CreateServerBody>;
 export type UpdateServerBody = Static<typeof UpdateServerBody>;
 export type TestResult = Static<typeof TestResult>;

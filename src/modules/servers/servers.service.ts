@@ -35,6 +35,8 @@ export interface ServersDeps extends PresetSources {
   cipher: Cipher;
   audit: AuditService;
   ssh: Pick<SshPool, 'exec' | 'forget'>;
+  /** The coalesced reachability record: forgotten with the connections, so the next contact is written. */
+  reachability?: { forget(serverId: number): void };
   log: Logger;
 }
 
@@ -140,6 +142,10 @@ export class ServersService {
       // A new address is another machine with another key: trust it on first use again.
       patch.host_key_fingerprint = null;
     }
+    if ((patch.host ?? current.host) !== current.host || (patch.port ?? current.port) !== current.port) {
+      // ...and its SSH reachability is not yet known.
+      Object.assign(patch, { ssh_last_ok_at: null, ssh_last_error_at: null, ssh_last_error: null, ssh_failing_since: null });
+    }
     patch.updated_at = nowIso();
 
     let row: ServerRow | undefined;
@@ -150,7 +156,7 @@ export class ServersService {
     }
     if (!row) throw new NotFoundError('Server not found', 'server_not_found');
     // Address, credentials or pin may have changed: later operations connect afresh.
-    this.d.ssh.forget(id);
+    this.forgetConnections(id);
     const changed = Object.keys(patch)
       .filter((k) => k !== 'updated_at')
       .map((k) => k.replace(/_enc$/, ''));
@@ -177,10 +183,15 @@ export class ServersService {
     await this.d.requireCurrentPassword(actor, admin, password, endpoint);
   }
 
+  private forgetConnections(id: number): void {
+    this.d.ssh.forget(id);
+    this.d.reachability?.forget(id);
+  }
+
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.get(id);
     if (!(await this.d.repo.delete(id))) throw new NotFoundError('Server not found', 'server_not_found');
-    this.d.ssh.forget(id);
+    this.forgetConnections(id);
     await this.d.audit.record(actor, 'delete_server', { type: 'server', id, detail: `name=${row.name}` });
   }
 
@@ -188,7 +199,7 @@ export class ServersService {
     const before = await this.get(id);
     if (!(await this.d.repo.clearHostKey(id, nowIso()))) throw new NotFoundError('Server not found', 'server_not_found');
     // Pooled connections were verified against the old key; the next one pins afresh.
-    this.d.ssh.forget(id);
+    this.forgetConnections(id);
     await this.d.audit.record(actor, 'forget_host_key', {
       type: 'server',
       id,

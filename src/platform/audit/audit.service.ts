@@ -1,6 +1,8 @@
 /**
  * The one audit helper every module uses. Recording never fails the caller's request: a failed
- * write is logged (without the detail, which may name paths) and swallowed.
+ * write is logged (without the detail, which may name paths) and swallowed. Every audited action
+ * is a state change an operator made, so it is also one `info` line (action, who, what; never
+ * the detail): with successful requests at `debug`, the `info` log reads as what happened.
  */
 import type { Actor } from '../../core/actor.js';
 import type { Logger } from '../../core/logger.js';
@@ -31,6 +33,7 @@ export class AuditService {
         ip_address: actor.ip,
         created_at: nowIso(),
       });
+      this.log.info({ action, admin: actor.username, target_type: target.type ?? undefined, target_id: target.id ?? undefined }, 'audit');
     } catch (err) {
       this.log.error({ action, err }, 'audit write failed');
     }

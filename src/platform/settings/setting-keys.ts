@@ -63,6 +63,7 @@ const WRITABLE: Record<string, { readonly guardsAccess: boolean }> = {
   editor_theme: OPEN,
   theme: OPEN,
   zip_name_encoding: OPEN,
+  ssh_probe_interval: OPEN,
 };
 
 export const MUTABLE_KEYS: ReadonlySet<string> = new Set(Object.keys(WRITABLE));
@@ -74,7 +75,8 @@ export function guardsAccess(key: string): boolean {
   return ACCESS_GUARD_KEYS.has(key);
 }
 
-export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
+/** Integer settings: `min`..`max`, or also 0 where `zeroOff` (0 switches the feature off). */
+export const INTEGER_RULES: Record<string, { min: number; max: number; zeroOff?: true }> = {
   db_pool_size: { min: 1, max: 1000 },
   db_max_overflow: { min: 1, max: 1000 },
   heartbeat_timeout: { min: 10, max: 600 },
@@ -82,6 +84,8 @@ export const INTEGER_RULES: Record<string, { min: number; max: number }> = {
   mem_alert_threshold: { min: 1, max: 100 },
   disk_alert_threshold: { min: 1, max: 100 },
   session_max_age_days: { min: 1, max: 365 },
+  // Seconds between SSH probes of servers without a recent heartbeat.
+  ssh_probe_interval: { min: 30, max: 86_400, zeroOff: true },
 };
 
 const SOUNDS = ['off', 'beep_short', 'beep_double', 'chime_soft'];
@@ -102,6 +106,7 @@ export const DEFAULTS: Record<string, string> = {
   session_max_age_days: '30',
   credential_reauth: 'false',
   zip_name_encoding: 'auto',
+  ssh_probe_interval: '0',
 };
 
 /** Keys whose change is mirrored into the host patrol script's env file (a failure there is only logged). */

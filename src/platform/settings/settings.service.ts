@@ -94,8 +94,10 @@ export class SettingsService {
     if (range) {
       const v = value?.trim() ?? '';
       const n = /^[+-]?\d{1,12}$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n) || n < range.min || n > range.max) {
-        throw new BadRequestError(`Invalid value for ${key}: must be an integer between ${range.min} and ${range.max}`, 'setting_invalid_value');
+      const off = range.zeroOff === true && n === 0;
+      if (!Number.isInteger(n) || (!off && (n < range.min || n > range.max))) {
+        const zero = range.zeroOff ? '0 (off) or ' : '';
+        throw new BadRequestError(`Invalid value for ${key}: must be ${zero}an integer between ${range.min} and ${range.max}`, 'setting_invalid_value');
       }
       value = String(n);
     }

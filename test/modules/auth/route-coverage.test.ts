@@ -11,6 +11,7 @@ const PUBLIC = new Set([
   'POST /api/auth/login',
   'POST /api/auth/refresh',
   'POST /api/auth/logout',
+  'GET /api/auth/first-run',
   'GET /api/settings/daily-wallpapers',
   'GET /api/settings/daily-wallpaper',
   'GET /api/agent/install.sh',

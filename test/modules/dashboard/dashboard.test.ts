@@ -22,7 +22,7 @@ describe.each(dbKinds())('dashboard on %s', (db) => {
     const res = await get('/api/dashboard');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      servers: { total: 0, online: 0, offline: 0, unknown: 0 },
+      servers: { total: 0, online: 0, offline: 0, unknown: 0, no_agent: 0, ssh: { reachable: 0, failing: 0, never: 0 } },
       alerts: { active: 0, items: [] },
       pushes: [],
       retries: { pending: 0, running: 0, succeeded: 0, failed: 0, recent_failed: [] },
@@ -60,7 +60,7 @@ describe.each(dbKinds())('dashboard on %s', (db) => {
     });
 
     const d = (await get('/api/dashboard')).json();
-    expect(d.servers).toEqual({ total: 3, online: 2, offline: 0, unknown: 1 });
+    expect(d.servers).toEqual({ total: 3, online: 2, offline: 0, unknown: 1, no_agent: 1, ssh: { reachable: 0, failing: 0, never: 3 } });
     expect(d.alerts.active).toBe(2);
     expect(d.alerts.items.map((a: { server_id: number; alert_type: string }) => [a.server_id, a.alert_type]).sort()).toEqual([
       [hot.id, 'cpu'],

@@ -81,7 +81,7 @@ describe.each(dbKinds())('fleet queries on %s', (db) => {
       { tag: '50%_off', count: 1 },
       { tag: 'say "hi"', count: 1 },
     ]);
-    expect((await get('/api/servers/status-counts')).json()).toEqual({ total: 6, online: 3, offline: 2, unknown: 1 });
+    expect((await get('/api/servers/status-counts')).json()).toEqual({ total: 6, online: 3, offline: 2, unknown: 1, no_agent: 1, ssh: { reachable: 0, failing: 0, never: 6 } });
   });
 
   it('refuses bad queries with 422 and leaves /api/servers/{id} alone', async () => {

@@ -47,6 +47,11 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
       host_key_fingerprint: null,
       status: 'unknown',
       last_heartbeat_at: null,
+      ssh_status: 'never',
+      ssh_last_ok_at: null,
+      ssh_last_error_at: null,
+      ssh_last_error: null,
+      ssh_failing_since: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -4,7 +4,7 @@
  */
 import type { ActiveAlerts } from '@server/modules/alerts/active-alerts.schemas';
 import type { AgentToken } from '@server/modules/agent/agent.schemas';
-import type { ChangePasswordBody, LoginBody, MeView, TokenPair } from '@server/modules/auth/auth.schemas';
+import type { ChangePasswordBody, FirstRunView, LoginBody, MeView, TokenPair } from '@server/modules/auth/auth.schemas';
 import type { DashboardView } from '@server/modules/dashboard/dashboard.schemas';
 import type { PresetView } from '@server/modules/presets/presets.schemas';
 import type {
@@ -32,6 +32,8 @@ export const auth = {
 
 export const publicInfo = {
   dailyWallpaper: () => request<DailyWallpaper>('GET', '/api/settings/daily-wallpaper', { anonymous: true }),
+  /** On a fresh install: where the first administrator's generated password is kept on the host. */
+  firstRun: () => request<FirstRunView>('GET', '/api/auth/first-run', { anonymous: true }),
 };
 
 export const settings = {

@@ -34,13 +34,19 @@ export function isStatus(s: string): s is Status {
   return s in LOOK;
 }
 
-export function StatusBadge({ status, size = 'sm' }: { status: string; size?: 'xs' | 'sm' | 'md' }) {
+export function StatusBadge({ status, size = 'sm', label }: { status: string; size?: 'xs' | 'sm' | 'md'; label?: string }) {
   const { t } = useTranslation();
   const look = isStatus(status) ? LOOK[status] : { color: 'gray', icon: <IconCircleDashed size={14} aria-hidden /> };
-  const word = isStatus(status) ? t(`status.${status}`) : status;
+  const word = label ?? (isStatus(status) ? t(`status.${status}`) : status);
   return (
     <Badge color={look.color} variant="light" size={size} leftSection={look.icon} radius="sm" styles={{ label: { textTransform: 'none' } }}>
       {word}
     </Badge>
   );
+}
+
+/** A server's agent status: `unknown` means it never sent a heartbeat, which is "no agent". */
+export function AgentStatusBadge({ status, size = 'sm' }: { status: string; size?: 'xs' | 'sm' | 'md' }) {
+  const { t } = useTranslation();
+  return <StatusBadge status={status} size={size} label={status === 'unknown' ? t('reach.noAgent') : undefined} />;
 }

@@ -159,6 +159,8 @@ export const en = {
     wrong: 'Wrong username or password.', totpInvalid: 'That code is not valid. Wait for the next one and try again.',
     locked: 'Too many failed attempts. Try again in {{seconds}} seconds.', ipBlocked: 'Sign-in is not allowed from your network address.',
     sessionEnded: 'Your session ended. Sign in again to continue.', wallpaper: 'Daily wallpaper',
+    // first-hour: fresh install hint
+    firstRunTitle: 'First start', firstRunBody: "The generated password of the first administrator was printed on the service's standard error and is kept on the host in this file until that administrator signs in:",
   },
   password: {
     title: 'Change password', current: 'Current password', next: 'New password', nextHelp: 'At least 8 characters.', done: 'Password changed. Sign in again on other devices.',
@@ -232,6 +234,19 @@ export const en = {
   },
   enums: {
     alertType: { cpu: 'CPU', mem: 'Memory', disk: 'Disk', offline: 'Offline', time_drift: 'Clock drift' },
+  },
+  // The SSH signal beside the agent, and the next step of each empty state.
+  reach: {
+    agent: 'Agent', ssh: 'SSH', noAgent: 'No agent', reachable: 'Reachable', failing: 'Failing', never: 'Never contacted',
+    reachableAgo: 'SSH reachable', failingSince: 'SSH failing since', neverContacted: 'SSH never contacted', lastError: 'Last SSH error',
+    errors: {
+      refused: 'connection refused', timeout: 'timed out', auth_failed: 'authentication failed', host_key_mismatch: 'host key changed',
+      dns: 'host name not found', closed: 'connection closed', other: 'connection failed',
+    },
+  },
+  nextStep: {
+    addServer: 'Add a server', startPush: 'Start a push', viewHistory: 'View push history', serversEmpty: 'No servers yet.',
+    pushesEmpty: 'No pushes yet.', pushNoServers: 'There is no server to push to yet.',
   },
   placeholder: {
     title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',

@@ -160,6 +160,8 @@ export const zhCN: Resources = {
     wrong: '用户名或密码错误。', totpInvalid: '验证码无效，请等待下一个验证码后重试。',
     locked: '失败次数过多，请在 {{seconds}} 秒后重试。', ipBlocked: '不允许从你的网络地址登录。',
     sessionEnded: '会话已结束，请重新登录后继续。', wallpaper: '每日壁纸',
+    // first-hour: fresh install hint
+    firstRunTitle: '首次启动', firstRunBody: "首位管理员的自动生成密码已打印到服务的标准错误输出，并保存在主机上的以下文件中，直到该管理员首次登录：",
   },
   password: {
     title: '修改密码', current: '当前密码', next: '新密码', nextHelp: '至少 8 个字符。', done: '密码已修改，其他设备需要重新登录。',
@@ -233,6 +235,19 @@ export const zhCN: Resources = {
   },
   enums: {
     alertType: { cpu: 'CPU', mem: '内存', disk: '磁盘', offline: '离线', time_drift: '时钟偏差' },
+  },
+  // The SSH signal beside the agent, and the next step of each empty state.
+  reach: {
+    agent: '代理', ssh: 'SSH', noAgent: '无代理', reachable: '可连接', failing: '连接失败', never: '从未连接',
+    reachableAgo: 'SSH 可连接', failingSince: 'SSH 连接失败，始于', neverContacted: 'SSH 从未连接', lastError: '最近一次 SSH 错误',
+    errors: {
+      refused: '连接被拒绝', timeout: '连接超时', auth_failed: '认证失败', host_key_mismatch: '主机密钥已变更',
+      dns: '无法解析主机名', closed: '连接已关闭', other: '连接失败',
+    },
+  },
+  nextStep: {
+    addServer: '添加服务器', startPush: '开始推送', viewHistory: '查看推送历史', serversEmpty: '还没有服务器。',
+    pushesEmpty: '还没有推送。', pushNoServers: '还没有可推送的服务器。',
   },
   placeholder: {
     title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',

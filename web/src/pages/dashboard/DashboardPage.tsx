@@ -1,33 +1,62 @@
 /**
- * What an operator checks first, live: servers by status, the alerts open now, the last pushes
- * with their outcome, and the retry jobs that ran out of attempts.
+ * What an operator checks first, live: servers by agent status and by SSH reachability, the
+ * alerts open now, the last pushes with their outcome, and the retry jobs that ran out of
+ * attempts. An empty card offers its next step as a button.
  */
-import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardView } from '@server/modules/dashboard/dashboard.schemas';
-import { IconCloudUpload } from '@tabler/icons-react';
+import { IconCloudUpload, IconPlugConnected, IconPlugConnectedX, IconPlugX, IconPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dashboard } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { Page } from '../../components/Page';
-import { StatusBadge } from '../../components/StatusBadge';
+import { AgentStatusBadge, StatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
 import { alertTypeLabel } from '../../i18n/enums';
 import { useLiveInvalidation } from '../../api/live-invalidation';
 
+const SSH_LOOK = {
+  failing: { color: 'red', icon: <IconPlugConnectedX size={14} aria-hidden /> },
+  never: { color: 'gray', icon: <IconPlugX size={14} aria-hidden /> },
+  reachable: { color: 'teal', icon: <IconPlugConnected size={14} aria-hidden /> },
+};
+
 function ServersCard({ s }: { s: DashboardView['servers'] }) {
   const { t } = useTranslation();
-  const cell = (status: 'online' | 'offline' | 'unknown', n: number) => (
+  const count = (n: number) => (
+    <Text fz={28} fw={700} lh={1}>
+      {n}
+    </Text>
+  );
+  const agentCell = (status: 'online' | 'offline' | 'unknown', n: number) => (
     <Anchor component={Link} to={`/servers?status=${status}`} underline="never" c="inherit" key={status}>
       <Stack gap={2} align="flex-start">
-        <Text fz={28} fw={700} lh={1}>
-          {n}
-        </Text>
-        <StatusBadge status={status} />
+        {count(n)}
+        <AgentStatusBadge status={status} />
       </Stack>
     </Anchor>
+  );
+  const sshCell = (key: 'failing' | 'reachable' | 'never', n: number) => (
+    <Stack gap={2} align="flex-start" key={key}>
+      {count(n)}
+      <Badge color={SSH_LOOK[key].color} variant="light" size="sm" radius="sm" leftSection={SSH_LOOK[key].icon} styles={{ label: { textTransform: 'none' } }}>
+        {t(`reach.${key}`)}
+      </Badge>
+    </Stack>
+  );
+  // Both rows share three columns, so the counts line up on every width.
+  const row = (label: string, cells: ReactNode[]) => (
+    <Stack gap={4} role="group" aria-label={label}>
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+        {label}
+      </Text>
+      <SimpleGrid cols={3} spacing="xs">
+        {cells}
+      </SimpleGrid>
+    </Stack>
   );
   return (
     <DashCard
@@ -39,13 +68,29 @@ function ServersCard({ s }: { s: DashboardView['servers'] }) {
       }
     >
       {s.total === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('dashboard.serversEmpty')}
-        </Text>
+        <EmptyNext text={t('nextStep.serversEmpty')} to="/servers?new=1" icon={<IconPlus size={16} />} action={t('nextStep.addServer')} />
       ) : (
-        <Group gap="xl">{[cell('offline', s.offline), cell('unknown', s.unknown), cell('online', s.online)]}</Group>
+        // Two signals, counted apart: the agent's heartbeats, and the service's own SSH contacts.
+        <Stack gap="sm">
+          {row(t('reach.agent'), [agentCell('offline', s.offline), agentCell('unknown', s.no_agent), agentCell('online', s.online)])}
+          {row(t('reach.ssh'), [sshCell('failing', s.ssh.failing), sshCell('never', s.ssh.never), sshCell('reachable', s.ssh.reachable)])}
+        </Stack>
       )}
     </DashCard>
+  );
+}
+
+/** An empty card says what is missing and offers the step that fills it. */
+function EmptyNext({ text, to, icon, action }: { text: string; to: string; icon: ReactNode; action: string }) {
+  return (
+    <Stack gap="xs" align="flex-start">
+      <Text size="sm" c="dimmed">
+        {text}
+      </Text>
+      <Button component={Link} to={to} variant="light" size="sm" leftSection={icon}>
+        {action}
+      </Button>
+    </Stack>
   );
 }
 
@@ -112,9 +157,7 @@ function PushesCard({ p }: { p: DashboardView['pushes'] }) {
       }
     >
       {p.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('dashboard.noPushes')}
-        </Text>
+        <EmptyNext text={t('nextStep.pushesEmpty')} to="/push" icon={<IconCloudUpload size={16} />} action={t('nextStep.startPush')} />
       ) : (
         // A list, not a table: each push wraps onto two lines on a phone instead of clipping.
         <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('dashboard.lastPushes')}>

@@ -114,6 +114,15 @@ export default function HistoryPage() {
           <EmptyState>
             <IconHistory size={32} aria-hidden />
             <Text>{status ? t('history.noMatch') : t('history.empty')}</Text>
+            {status ? (
+              <Button variant="light" onClick={() => update({ status: null, page: 1 })}>
+                {t('history.anyStatus')}
+              </Button>
+            ) : (
+              <Button component={Link} to="/push" leftSection={<IconCloudUpload size={16} />}>
+                {t('nextStep.startPush')}
+              </Button>
+            )}
           </EmptyState>
         )
       )}

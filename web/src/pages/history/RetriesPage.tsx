@@ -97,6 +97,9 @@ export default function RetriesPage() {
           <EmptyState>
             <IconCircleCheck size={32} aria-hidden />
             <Text>{t('history.retriesEmpty')}</Text>
+            <Button component={Link} to="/history" variant="light" leftSection={<IconHistory size={16} />}>
+              {t('nextStep.viewHistory')}
+            </Button>
           </EmptyState>
         )
       )}

@@ -3,9 +3,9 @@
  * wallpaper. Each refusal says what happened: wrong credentials, a lockout (with how long),
  * an address outside the allowlist. Afterwards the user lands where they were going.
  */
-import { Alert, Box, Button, Center, Group, Paper, PasswordInput, PinInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Center, Code, Group, Paper, PasswordInput, PinInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { IconInfoCircle, IconLock } from '@tabler/icons-react';
+import { IconInfoCircle, IconKey, IconLock } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -40,6 +40,9 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const wallpaper = useQuery({ queryKey: ['wallpaper'], queryFn: publicInfo.dailyWallpaper, staleTime: 3_600_000, retry: false });
+  // A fresh install names the file holding the generated password until its first login.
+  const firstRun = useQuery({ queryKey: ['first-run'], queryFn: publicInfo.firstRun, staleTime: Number.POSITIVE_INFINITY, retry: false });
+  const initialFile = firstRun.data?.initial_password_file ?? null;
 
   useEffect(() => {
     document.title = `${t('login.submit')} · ${t('app.name')}`;
@@ -99,6 +102,14 @@ export default function LoginPage() {
               {params.get('reason') === 'expired' && !error && (
                 <Alert color="blue" icon={<IconInfoCircle size={18} />}>
                   {t('login.sessionEnded')}
+                </Alert>
+              )}
+              {initialFile && !needsTotp && (
+                <Alert color="blue" icon={<IconKey size={18} />} title={t('login.firstRunTitle')}>
+                  <Text size="sm">{t('login.firstRunBody')}</Text>
+                  <Code block mt={6} style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+                    {initialFile}
+                  </Code>
                 </Alert>
               )}
               {error && (

@@ -5,13 +5,15 @@
  */
 import { Badge, Button, Checkbox, Group, Pagination, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconTags } from '@tabler/icons-react';
+import { IconPlus, IconSearch, IconTags } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { servers } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
-import { StatusBadge } from '../../components/StatusBadge';
+import { SshSignal } from '../../components/SshSignal';
+import { AgentStatusBadge } from '../../components/StatusBadge';
 
 const PAGE = 25;
 
@@ -119,7 +121,10 @@ export function ServersStep({ selected, onChange }: { selected: Set<number>; onC
                   {r.host}:{r.port}
                 </Table.Td>
                 <Table.Td>
-                  <StatusBadge status={r.status} />
+                  <Stack gap={2} align="flex-start">
+                    <AgentStatusBadge status={r.status} />
+                    <SshSignal server={r} withError={false} />
+                  </Stack>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -127,9 +132,16 @@ export function ServersStep({ selected, onChange }: { selected: Set<number>; onC
         </Table>
       </Table.ScrollContainer>
       {total === 0 && !list.isLoading && (
-        <Text size="sm" c="dimmed" ta="center">
-          {debounced ? t('servers.noMatch') : t('servers.empty')}
-        </Text>
+        <Stack gap="xs" align="center">
+          <Text size="sm" c="dimmed" ta="center">
+            {debounced ? t('servers.noMatch') : t('nextStep.pushNoServers')}
+          </Text>
+          {!debounced && (
+            <Button component={Link} to="/servers?new=1" variant="light" leftSection={<IconPlus size={16} />}>
+              {t('nextStep.addServer')}
+            </Button>
+          )}
+        </Stack>
       )}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} size="sm" />}
     </Stack>

@@ -14,7 +14,8 @@ import { useStartWork } from '../../api/start-work';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyText } from '../../components/CopyText';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
-import { StatusBadge } from '../../components/StatusBadge';
+import { SshSignal, useSshErrorText } from '../../components/SshSignal';
+import { AgentStatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
 import { AgentInstall } from './AgentInstall';
 import { useTouchSize } from './useTouchSize';
@@ -34,6 +35,7 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
   const { t } = useTranslation();
   const client = useQueryClient();
   const size = useTouchSize();
+  const sshError = useSshErrorText();
   const [confirm, setConfirm] = useState<'forget' | 'delete' | null>(null);
 
   const test = useMutation({ mutationFn: () => servers.test(server.id), onSettled: () => void client.invalidateQueries({ queryKey: ['servers'] }) });
@@ -59,7 +61,7 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
   return (
     <Stack gap="md">
       <Group gap="xs">
-        <StatusBadge status={server.status} />
+        <AgentStatusBadge status={server.status} />
         <Badge variant="outline" color={server.has_credentials ? 'gray' : 'orange'} radius="sm" styles={{ label: { textTransform: 'none' } }}>
           {server.has_credentials ? t('servers.hasCredentials') : t('servers.noCredentials')}
         </Badge>
@@ -87,6 +89,16 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
           <RelativeTime value={server.created_at} />
         </Field>
       </SimpleGrid>
+      <Field label={t('reach.ssh')}>
+        <Stack gap={2}>
+          <SshSignal server={server} />
+          {server.ssh_status !== 'failing' && server.ssh_last_error && server.ssh_last_error_at && (
+            <Text size="xs" c="dimmed">
+              {t('reach.lastError')}: {sshError(server.ssh_last_error)} · <RelativeTime value={server.ssh_last_error_at} />
+            </Text>
+          )}
+        </Stack>
+      </Field>
       {server.tags.length > 0 && (
         <Field label={t('servers.tags')}>
           <Group gap={4}>

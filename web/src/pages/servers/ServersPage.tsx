@@ -10,6 +10,7 @@ import { IconFilterOff, IconPlus, IconServer } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { servers } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
@@ -26,8 +27,8 @@ const REFRESH_MS = 30_000;
 export default function ServersPage() {
   const { t } = useTranslation();
   const narrow = useMediaQuery('(max-width: 48em)');
-  const { view, update, serverId, openServer, params } = useServersView();
-  const [creating, setCreating] = useState(false);
+  const navigate = useNavigate();
+  const { view, update, serverId, creating, setCreating, params } = useServersView();
   const [editing, setEditing] = useState(false);
 
   const query = searchQueryOf(view);
@@ -59,9 +60,11 @@ export default function ServersPage() {
     return `?${p.toString()}`;
   };
   const closeDrawer = () => {
-    setCreating(false);
     setEditing(false);
-    if (serverId !== null) openServer(null);
+    const p = new URLSearchParams(params);
+    p.delete('new');
+    p.delete('server');
+    if (p.toString() !== params.toString()) void navigate({ search: `?${p.toString()}` });
   };
 
   const server = detail.data ?? null;
@@ -94,6 +97,9 @@ export default function ServersPage() {
             <EmptyState>
               <IconServer size={40} stroke={1.5} aria-hidden />
               <Text>{t('servers.empty')}</Text>
+              <Button size={narrow ? 'md' : 'sm'} leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                {t('nextStep.addServer')}
+              </Button>
             </EmptyState>
           ) : total === 0 ? (
             <EmptyState>
@@ -144,8 +150,11 @@ export default function ServersPage() {
             server={null}
             onCancel={() => setCreating(false)}
             onSaved={(s) => {
-              setCreating(false);
-              openServer(s.id);
+              // One URL change: the form closes and the new server opens.
+              const p = new URLSearchParams(params);
+              p.delete('new');
+              p.set('server', String(s.id));
+              void navigate({ search: `?${p.toString()}` });
             }}
           />
         ) : server && editing ? (

@@ -2,14 +2,15 @@
  * One page of servers (the server pages and sorts; this only shows). Narrow screens keep name
  * and status and show the address under the name, so the page never scrolls sideways.
  */
-import { Anchor, Badge, Group, Table, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import type { FleetSort } from '@server/modules/servers/fleet-query.schemas';
 import type { ServerView } from '@server/modules/servers/servers.schemas';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { StatusBadge } from '../../components/StatusBadge';
+import { SshSignal } from '../../components/SshSignal';
+import { AgentStatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
 import type { ServersView } from './useServersView';
 
@@ -120,7 +121,10 @@ export function ServersTable({ items, view, onSort, hrefFor, busy }: {
               <Tags tags={s.tags} />
             </Table.Td>
             <Table.Td>
-              <StatusBadge status={s.status} />
+              <Stack gap={2} align="flex-start">
+                <AgentStatusBadge status={s.status} />
+                <SshSignal server={s} withError={false} />
+              </Stack>
             </Table.Td>
             <Table.Td visibleFrom="sm">
               <RelativeTime value={s.last_heartbeat_at} />

@@ -123,5 +123,18 @@ export function useServersView() {
     [setParams],
   );
 
-  return { view, update, serverId, openServer, params };
+  /** The add-server form lives in the URL too (`?new=1`), so an empty state elsewhere can link straight to it. */
+  const creating = params.get('new') === '1';
+  const setCreating = useCallback(
+    (open: boolean) =>
+      setParams(() => {
+        const next = new URLSearchParams(latest.current);
+        if (open) next.set('new', '1');
+        else next.delete('new');
+        return next;
+      }),
+    [setParams],
+  );
+
+  return { view, update, serverId, openServer, creating, setCreating, params };
 }

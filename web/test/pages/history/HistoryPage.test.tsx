@@ -160,6 +160,16 @@ describe('HistoryPage', () => {
     renderHistory();
     expect(await screen.findByText('No pushes yet.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+    // The next step is a push.
+    expect(screen.getByRole('link', { name: 'Start a push' }).getAttribute('href')).toBe('/push');
+  });
+
+  it('with a status filter and nothing matching, offers to show every status', async () => {
+    fakeApi((r) => (r.path === '/api/sync/batch-summaries' ? json(200, page([])) : undefined));
+    renderHistory('/history?status=failed');
+    expect(await screen.findByText('No batch has this status.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Any status' }));
+    await waitFor(() => expect(screen.getByRole('status', { name: 'location' }).textContent).toBe('/history'));
   });
 });
 

@@ -106,6 +106,7 @@ describe('RetriesPage', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete job' })).getByRole('button', { name: 'Delete job' }));
     await waitFor(() => expect(sent.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/api/retries/6']));
     expect(await screen.findByText('No retry jobs. Failed servers of a push get one.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View push history' }).getAttribute('href')).toBe('/history');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 

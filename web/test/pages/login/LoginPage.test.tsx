@@ -10,8 +10,8 @@ type LoginAnswer = (body: Record<string, unknown>) => Response;
 
 let logins: Array<Record<string, unknown>>;
 
-/** The API: no wallpaper, and /api/auth/login answered by `answer`. */
-function api(answer: LoginAnswer) {
+/** The API: no wallpaper, /api/auth/login answered by `answer`, a fresh install when `initialFile` is set. */
+function api(answer: LoginAnswer, initialFile: string | null = null) {
   logins = [];
   vi.stubGlobal(
     'fetch',
@@ -22,6 +22,7 @@ function api(answer: LoginAnswer) {
         logins.push(body);
         return answer(body);
       }
+      if (url === '/api/auth/first-run') return json(200, { initial_password_file: initialFile });
       return json(404, { detail: `Not found: ${url}` });
     }),
   );
@@ -138,5 +139,18 @@ describe('LoginPage', () => {
     renderLogin();
     await signIn();
     expect((await screen.findByRole('alert')).textContent).toBe('The service cannot be reached. Check your connection.');
+  });
+
+  it('on a fresh install, says where the generated password is kept; once used, says nothing', async () => {
+    api(() => json(200, TOKENS), '/var/lib/fleet/initial-admin-password');
+    const first = renderLogin();
+    expect(await screen.findByText('/var/lib/fleet/initial-admin-password')).toBeTruthy();
+    expect(screen.getByText('First start')).toBeTruthy();
+    first.unmount();
+
+    api(() => json(200, TOKENS), null);
+    renderLogin();
+    await waitFor(() => expect(vi.mocked(fetch).mock.calls.some(([u]) => String(u) === '/api/auth/first-run')).toBe(true));
+    expect(screen.queryByText('First start')).toBeNull();
   });
 });

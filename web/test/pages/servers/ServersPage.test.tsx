@@ -98,6 +98,43 @@ describe('the servers table', () => {
     expect(screen.getByText('0 servers')).toBeTruthy();
   });
 
+  it('the next step of the empty state opens the form, and the form is in the URL (?new=1)', async () => {
+    api.servers.search.mockResolvedValue(page([]));
+    const { search } = renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a server' }, { timeout: 5_000 }));
+    expect(await screen.findByRole('dialog', { name: 'Add a server' })).toBeTruthy();
+    expect(search().get('new')).toBe('1');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(search().get('new')).toBeNull());
+  });
+
+  it('a link to /servers?new=1 ("Add a server" on the dashboard) opens the form at once', async () => {
+    api.servers.search.mockResolvedValue(page([]));
+    renderPage('/servers?new=1');
+    expect(await screen.findByRole('dialog', { name: 'Add a server' }, { timeout: 5_000 })).toBeTruthy();
+  });
+
+  it('shows the SSH signal beside the agent status in each row', async () => {
+    const at = new Date(Date.now() - 5 * 60_000 - 1_000).toISOString();
+    api.servers.search.mockResolvedValue(
+      page([
+        serverView({ id: 3, name: 'no-agent', status: 'unknown', last_heartbeat_at: null, ssh_status: 'reachable', ssh_last_ok_at: at }),
+        serverView({ id: 4, name: 'down', status: 'offline', ssh_status: 'failing', ssh_failing_since: at, ssh_last_error: 'timeout' }),
+        serverView({ id: 5, name: 'fresh', status: 'unknown', last_heartbeat_at: null }),
+      ]),
+    );
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Servers' }, { timeout: 5_000 });
+    const statusOf = (name: string) => {
+      const row = within(table).getByRole('link', { name }).closest('tr')!;
+      const cells = within(row).getAllByRole('cell');
+      return cells[4].textContent;
+    };
+    expect(statusOf('no-agent')).toBe('No agentSSH reachable 5 min. ago');
+    expect(statusOf('down')).toBe('OfflineSSH failing since 5 min. ago');
+    expect(statusOf('fresh')).toBe('No agentSSH never contacted');
+  });
+
   it('says so when nothing matches, and clears the filters on request', async () => {
     api.servers.search.mockResolvedValue(page([]));
     const { search } = renderPage('/servers?q=zzz&status=offline');
