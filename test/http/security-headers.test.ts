@@ -70,7 +70,7 @@ describe('security headers', () => {
     const answers: Array<[number, string, () => Promise<LightMyRequestResponse>]> = [
       [200, 'authenticated', async () => t.app.inject({ url: '/api/servers', headers: await t.auth() })],
       [401, 'unauthorized', () => t.app.inject({ url: '/api/servers' })],
-      [401, 'unauthorized', () => t.app.inject({ url: '/api/servers', headers: { 'x-api-key': 'not-the-key' } })],
+      [401, 'api_key_invalid', () => t.app.inject({ url: '/api/servers', headers: { 'x-api-key': 'not-the-key' } })],
       [403, 'api_key_refused', () => t.app.inject({ url: '/api/admins', headers: { 'x-api-key': apiKey } })],
       [404, 'route_not_found', async () => t.app.inject({ url: '/api/no-such-route', headers: await t.auth() })],
       [404, 'server_not_found', async () => t.app.inject({ url: '/api/servers/999999', headers: await t.auth() })],
