@@ -102,6 +102,16 @@ export class RetriesService {
     return out;
   }
 
+  /**
+   * Called by the push engine when a server's push succeeded: the same files already reached the
+   * same place, so jobs still waiting or out of attempts for that server, source and target are
+   * done (`succeeded`) and leave the "out of attempts" list. A job running right now finishes on
+   * its own.
+   */
+  async resolveBySuccess(s: { serverId: number; source: string; targetPath: string }): Promise<number> {
+    return this.d.repo.resolve(s.serverId, s.source, s.targetPath, nowIso());
+  }
+
   /** Called by the push engine for a failed server; returns the job id. */
   async createForFailure(f: FailedPush): Promise<number> {
     const now = nowIso();

@@ -12,7 +12,7 @@ import { StagingPaths } from './staging-paths.js';
 import { stagingRoutes } from './staging.routes.js';
 import { StagingService } from './staging.service.js';
 import { StatWorker } from '../../adapters/fs/stat-worker.js';
-import { ZipUploadService } from './zip-upload.service.js';
+import { ZIP_LIST_LIMIT, ZIP_MAX_ENTRIES, ZipUploadService } from './zip-upload.service.js';
 
 export type { StagingPaths };
 
@@ -22,6 +22,8 @@ export interface StagingModuleDeps {
   log: Logger;
   zipMaxBytes: number;
   zipMaxUncompressed: number;
+  /** The SFTP single-file limit (enforced by the remote module), shown beside the ZIP limits. */
+  uploadMaxBytes: number;
 }
 
 export function createStagingModule(d: StagingModuleDeps) {
@@ -33,7 +35,16 @@ export function createStagingModule(d: StagingModuleDeps) {
     name: 'staging',
     routes: [
       mount('/api/sync', stagingRoutes, { staging, zips, zipMaxBytes: d.zipMaxBytes }),
-      mount('/api/sync', stagingDirsRoutes, { dirs: new StagingDirsService(paths) }),
+      mount('/api/sync', stagingDirsRoutes, {
+        dirs: new StagingDirsService(paths),
+        limits: {
+          zip_max_bytes: d.zipMaxBytes,
+          zip_max_uncompressed: d.zipMaxUncompressed,
+          zip_max_entries: ZIP_MAX_ENTRIES,
+          zip_listing_max: ZIP_LIST_LIMIT,
+          upload_max_bytes: d.uploadMaxBytes,
+        },
+      }),
     ],
     perProcess: { start() {}, stop: () => statWorker.close() },
   };
