@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchStream, ServerProgress } from '../../api/batch-stream';
 import { formatBytes, formatDuration, formatRate } from '../../i18n/format';
+import { toneText } from '../status-colors';
 import { StatusBadge } from '../StatusBadge';
 
 // Failures first, then what is still moving: what an operator acts on comes before what went well.
@@ -47,7 +48,7 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
               </Text>
             </Group>
             {stream.failed > 0 && (
-              <Text c="red.8" fw={500} size="sm">
+              <Text c={toneText('bad')} fw={500} size="sm">
                 {t('push.failedOf', { failed: stream.failed, total })}
               </Text>
             )}
@@ -123,7 +124,7 @@ function ServerCell({ s, lang }: { s: ServerProgress; lang: string }) {
   }
   if (s.status === 'failed' || s.error) {
     return (
-      <Text size="xs" c="red.8" style={{ wordBreak: 'break-word' }}>
+      <Text size="xs" c={toneText('bad')} style={{ wordBreak: 'break-word' }}>
         {s.error ?? t('status.failed')}
       </Text>
     );
