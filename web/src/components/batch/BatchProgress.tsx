@@ -7,8 +7,9 @@ import { Group, Paper, Progress, SegmentedControl, Stack, Table, Text } from '@m
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchStream, ServerProgress } from '../../api/batch-stream';
-import { formatBytes, formatDuration, formatRate } from '../../i18n/format';
-import { toneText } from '../status-colors';
+import { formatBytes, formatDuration, formatPercent, formatRate } from '../../i18n/format';
+import { statusColor, toneText } from '../status-colors';
+import { overallProgress } from './overall';
 import { StatusBadge } from '../StatusBadge';
 
 // Failures first, then what is still moving: what an operator acts on comes before what went well.
@@ -35,6 +36,7 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
   const rows = all.filter((s) => matches(filter, s));
   const done = stream.succeeded + stream.failed + stream.skipped;
   const total = Math.max(stream.total, all.length);
+  const overall = overallProgress(stream);
 
   return (
     <Stack gap="sm">
@@ -53,11 +55,23 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
               </Text>
             )}
           </Group>
-          <Progress.Root size="lg">
-            <Progress.Section value={total ? (stream.succeeded / total) * 100 : 0} color="teal" aria-label={t('status.success')} />
-            <Progress.Section value={total ? (stream.failed / total) * 100 : 0} color="red" aria-label={t('status.failed')} />
-            <Progress.Section value={total ? (stream.skipped / total) * 100 : 0} color="gray" aria-label={t('status.skipped')} />
-          </Progress.Root>
+          {stream.status === 'cancelled' && (
+            <Text size="sm" fw={500} role="status">
+              {t('flow.cancelledSkipped', { count: stream.skipped })}
+            </Text>
+          )}
+          <Group gap="xs" wrap="nowrap">
+            {/* One bar for the batch: finished servers by outcome, then what the running ones have done. */}
+            <Progress.Root size="lg" style={{ flex: 1 }} role="progressbar" aria-label={t('flow.overallProgress')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.floor(overall.percent)}>
+              <Progress.Section value={overall.success} color={statusColor('success')} />
+              <Progress.Section value={overall.failed} color={statusColor('failed')} />
+              <Progress.Section value={overall.skipped} color={statusColor('skipped')} />
+              <Progress.Section value={overall.running} color={statusColor('running')} striped={stream.status === 'running'} animated={stream.status === 'running'} />
+            </Progress.Root>
+            <Text size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+              {t('flow.overallPercent', { percent: formatPercent(overall.percent, lang) })}
+            </Text>
+          </Group>
         </Stack>
       </Paper>
       {all.length > 8 && (
