@@ -63,10 +63,10 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
           <Group gap="xs" wrap="nowrap">
             {/* One bar for the batch: finished servers by outcome, then what the running ones have done. */}
             <Progress.Root size="lg" style={{ flex: 1 }} role="progressbar" aria-label={t('flow.overallProgress')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.floor(overall.percent)}>
-              <Progress.Section value={overall.success} color={statusColor('success')} />
-              <Progress.Section value={overall.failed} color={statusColor('failed')} />
-              <Progress.Section value={overall.skipped} color={statusColor('skipped')} />
-              <Progress.Section value={overall.running} color={statusColor('running')} striped={stream.status === 'running'} animated={stream.status === 'running'} />
+              <Progress.Section withAria={false} value={overall.success} color={statusColor('success')} />
+              <Progress.Section withAria={false} value={overall.failed} color={statusColor('failed')} />
+              <Progress.Section withAria={false} value={overall.skipped} color={statusColor('skipped')} />
+              <Progress.Section withAria={false} value={overall.running} color={statusColor('running')} striped={stream.status === 'running'} animated={stream.status === 'running'} />
             </Progress.Root>
             <Text size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
               {t('flow.overallPercent', { percent: formatPercent(overall.percent, lang) })}

@@ -1,23 +1,25 @@
 /**
  * Step 1: where the files come from. A ZIP is uploaded with a real progress bar (bytes sent) and
  * extracted by the service into a new staging directory, whose listing is shown; or an existing
- * staging directory is picked.
+ * staging directory is picked. The upload limits come from the service and show before a file is
+ * chosen.
  */
-import { Alert, Button, FileButton, Group, List, Paper, Progress, Radio, ScrollArea, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, FileButton, Group, List, Paper, Progress, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import type { UploadZipResponse } from '@server/modules/staging/staging.schemas';
-import { IconFileZip, IconFolder } from '@tabler/icons-react';
+import { IconFileZip } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { staging } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
-import { RelativeTime } from '../../components/Time';
 import { formatBytes } from '../../i18n/format';
+import { StagingDirPicker } from './StagingDirPicker';
 
 export function SourceStep({ value, onChange }: { value: string | null; onChange: (path: string) => void }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const dirs = useQuery({ queryKey: ['staging-dirs'], queryFn: staging.dirs });
+  const limits = useQuery({ queryKey: ['sync-limits'], queryFn: staging.limits, staleTime: Number.POSITIVE_INFINITY });
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
   const [uploaded, setUploaded] = useState<UploadZipResponse | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -44,7 +46,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
       </Text>
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={2} size="h4">
+          <Title order={3} size="h4">
             {t('push.uploadZip')}
           </Title>
           <Group>
@@ -61,6 +63,12 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
               </Button>
             )}
           </Group>
+          {/* The service's own limits, before a file is chosen: a 600 MB ZIP is refused here, not after its upload. */}
+          {limits.data && (
+            <Text size="sm" c="dimmed">
+              {t('flow.zipLimits', { size: formatBytes(limits.data.zip_max_bytes, i18n.language), inflated: formatBytes(limits.data.zip_max_uncompressed, i18n.language) })}
+            </Text>
+          )}
           {progress && (
             <Stack gap={4}>
               <Progress value={pct} aria-label={t('push.uploadZip')} animated striped />
@@ -91,7 +99,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
 
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={2} size="h4">
+          <Title order={3} size="h4">
             {t('push.pickStaging')}
           </Title>
           {dirs.error && <ErrorDisplay error={dirs.error} onRetry={() => dirs.refetch()} />}
@@ -100,32 +108,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
               {t('push.stagingEmpty')}
             </Text>
           )}
-          {/* The heading above shows the name; the group's own (hidden) label names it for assistive tech. */}
-          <Radio.Group value={value ?? ''} onChange={onChange} label={<VisuallyHidden>{t('push.pickStaging')}</VisuallyHidden>}>
-            <ScrollArea.Autosize mah={260}>
-              <Stack gap={6}>
-                {dirs.data?.items.map((d) => (
-                  <Radio
-                    key={d.path}
-                    value={d.path}
-                    label={
-                      <Group gap={6} wrap="nowrap">
-                        <IconFolder size={16} aria-hidden />
-                        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                          {d.path}
-                        </Text>
-                      </Group>
-                    }
-                    description={
-                      <>
-                        {t('push.entries', { count: d.entries })} · <RelativeTime value={d.modified} />
-                      </>
-                    }
-                  />
-                ))}
-              </Stack>
-            </ScrollArea.Autosize>
-          </Radio.Group>
+          {dirs.data && <StagingDirPicker dirs={dirs.data.items} value={value} onChange={onChange} label={t('push.pickStaging')} />}
         </Stack>
       </Paper>
     </Stack>
