@@ -84,7 +84,7 @@ export function Shell() {
                 </Badge>
               </Group>
             </UnstyledButton>
-            <ActionIcon variant="subtle" color="gray" size={40} hiddenFrom="sm" onClick={() => spotlight.open()} aria-label={t('nav.palette')}>
+            <ActionIcon variant="subtle" color="gray" size={40} hiddenFrom="sm" onClick={() => spotlight.open()} aria-label={t('flow.paletteOpen')}>
               <IconSearch size={20} aria-hidden />
             </ActionIcon>
             <LiveIndicator />

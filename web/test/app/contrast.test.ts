@@ -59,7 +59,7 @@ function luminance([r, g, b]: Rgba): number {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
-export function contrast(a: Rgba, b: Rgba): number {
+function contrast(a: Rgba, b: Rgba): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
 }

@@ -38,6 +38,7 @@ export default function PushPage() {
     moved.current = true;
     goTo(s);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes, to move focus to its heading
   useEffect(() => {
     if (!moved.current) return;
     moved.current = false;
