@@ -82,7 +82,6 @@ describe('console by keyboard and touch', () => {
 
   beforeAll(async () => {
     token = await e2e.svc.login();
-    fs.mkdirSync(runDir(), { recursive: true });
     ids = [await createServer(token, 'ux-alpha', tag, `${runDir()}/alpha`), await createServer(token, 'ux-beta', tag, `${runDir()}/beta`)];
   });
 

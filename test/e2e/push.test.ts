@@ -194,6 +194,8 @@ describe.each(WIDTHS)('push at %s', (viewport) => {
       await page.screenshot({ path: '/tmp/lead/cancel-fail.png', fullPage: true });
       throw e;
     });
+    // The batch bar counts work in progress, not only finished servers.
+    await expect.poll(async () => Number(await page.getByRole('progressbar', { name: 'Overall progress' }).getAttribute('aria-valuenow'))).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Cancel push' }).click();
     await page.getByText('Cancel requested: servers not started yet are skipped.').waitFor();
     await page.getByText('Cancelled', { exact: true }).first().waitFor({ timeout: 120_000 }).catch(async (e) => {
@@ -205,6 +207,8 @@ describe.each(WIDTHS)('push at %s', (viewport) => {
     expect(batch.body).toMatchObject({ status: 'cancelled', total: 8 });
     expect(batch.body.skipped).toBeGreaterThanOrEqual(3);
     await expect.poll(() => page.getByRole('table', { name: 'Results' }).getByText('Skipped').count()).toBe(batch.body.skipped);
+    // The cancel stays visible on the batch, with its count.
+    await page.getByText(`Cancelled: ${batch.body.skipped} servers skipped`, { exact: true }).waitFor();
     await expectAccessible(page);
   });
 });

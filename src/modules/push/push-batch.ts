@@ -129,7 +129,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
         bytes_transferred: outcome.bytes,
         duration_ms: outcome.durationMs,
       });
-      await resolveRetries(d, p, row, remotePath);
+      await resolveRetries(d, p, row);
       return;
     }
     counts.failed++;
@@ -164,9 +164,9 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
 }
 
 /** A server's push succeeded: its earlier failures of the same push are no longer outstanding. */
-async function resolveRetries(d: Pick<BatchDeps, 'retries' | 'log'>, p: Pick<BatchPlan, 'batchId' | 'source'>, row: Pick<ServerRow, 'id'>, remotePath: string) {
+async function resolveRetries(d: Pick<BatchDeps, 'retries' | 'log'>, p: Pick<BatchPlan, 'batchId' | 'source'>, row: Pick<ServerRow, 'id'>) {
   try {
-    await d.retries.resolveBySuccess({ serverId: row.id, source: p.source, targetPath: remotePath });
+    await d.retries.resolveBySuccess({ serverId: row.id, source: p.source });
   } catch (err) {
     d.log.warn({ batchId: p.batchId, serverId: row.id, err }, 'retry jobs not resolved');
   }

@@ -36,14 +36,13 @@ export class RetriesRepository {
       .execute();
   }
 
-  /** Jobs waiting or out of attempts for this server, source and target become `succeeded`. */
-  async resolve(serverId: number, source: string, targetPath: string, now: string): Promise<number> {
+  /** Jobs waiting or out of attempts for this server and source become `succeeded`. */
+  async resolve(serverId: number, source: string, now: string): Promise<number> {
     const r = await this.db
       .updateTable('retry_jobs')
       .set({ status: 'succeeded', next_retry_at: null, updated_at: now })
       .where('server_id', '=', serverId)
       .where('source_path', '=', source)
-      .where('target_path', '=', targetPath)
       .where('status', 'in', ['pending', 'failed'])
       .executeTakeFirst();
     return Number(r.numUpdatedRows);

@@ -103,13 +103,14 @@ export class RetriesService {
   }
 
   /**
-   * Called by the push engine when a server's push succeeded: the same files already reached the
-   * same place, so jobs still waiting or out of attempts for that server, source and target are
-   * done (`succeeded`) and leave the "out of attempts" list. A job running right now finishes on
-   * its own.
+   * Called by the push engine when a server's push succeeded: the same files reached that server,
+   * so jobs still waiting or out of attempts for that server and source are done (`succeeded`)
+   * and leave the "out of attempts" list. The target is not compared: the usual fix for a failed
+   * push is correcting the server's target path and pushing again, after which the job's stored
+   * (old, failing) target is obsolete. A job running right now finishes on its own.
    */
-  async resolveBySuccess(s: { serverId: number; source: string; targetPath: string }): Promise<number> {
-    return this.d.repo.resolve(s.serverId, s.source, s.targetPath, nowIso());
+  async resolveBySuccess(s: { serverId: number; source: string }): Promise<number> {
+    return this.d.repo.resolve(s.serverId, s.source, nowIso());
   }
 
   /** Called by the push engine for a failed server; returns the job id. */

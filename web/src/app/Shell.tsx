@@ -70,7 +70,7 @@ export function Shell() {
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
             {/* 40 × 40: a thumb-sized target around the 18 px lines. */}
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" w={40} h={40} aria-label={opened ? t('nav.closeMenu') : t('nav.openMenu')} />
-            <Text component={Link} to="/" fw={700} truncate="end" c="inherit" td="none">
+            <Text component={Link} to="/" fw={700} truncate="end" c="inherit" td="none" mih={40} lh="40px">
               {systemName}
             </Text>
           </Group>
