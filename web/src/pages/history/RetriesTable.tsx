@@ -74,7 +74,7 @@ function Row({ job, now, busyId, onRetry, onDelete }: Omit<RetriesTableProps, 'j
           {job.target_path ? ` → ${job.target_path}` : ''}
         </Text>
       </Table.Td>
-      <Table.Td visibleFrom="sm">
+      <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>
         <StatusBadge status={job.status} />
       </Table.Td>
       <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>

@@ -59,9 +59,9 @@ function DirRow({ d, open, onToggle }: { d: StagingDir; open: boolean; onToggle:
               )}
             </>
           }
-          style={{ minWidth: 0 }}
+          style={{ minWidth: 0, flex: 1 }}
         />
-        <Button size="compact-sm" mih={40} variant="subtle" onClick={onToggle} aria-expanded={open} aria-controls={filesId} aria-label={`${open ? t('flow.hideFiles') : t('flow.viewFiles')}: ${title}`}>
+        <Button size="compact-sm" mih={40} style={{ flexShrink: 0 }} variant="subtle" onClick={onToggle} aria-expanded={open} aria-controls={filesId} aria-label={`${open ? t('flow.hideFiles') : t('flow.viewFiles')}: ${title}`}>
           {open ? t('flow.hideFiles') : t('flow.viewFiles')}
         </Button>
       </Group>
