@@ -29,7 +29,7 @@ export default function PushPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const batchId = params.get('batch');
-  const { step, source, selected, ids, options, setStep: goTo, setSource, setSelected, setOptions } = usePushFlowParams();
+  const { step, source, selected, ids, options, setStep: goTo, setSource, setSelected, setOptions, reset } = usePushFlowParams();
   const [confirmFull, setConfirmFull] = useState(false);
   const phone = useMediaQuery('(max-width: 30em)') ?? false;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -56,6 +56,7 @@ export default function PushPage() {
   const showBatch = (id: string) => setParams({ batch: id });
   const restart = () => {
     setParams({});
+    reset();
     start.reset();
   };
   const stepNames = [t('push.stepSource'), t('push.stepServers'), t('push.stepPreview')];

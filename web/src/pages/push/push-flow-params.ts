@@ -5,7 +5,7 @@
  * tick of a checkbox.
  */
 import type { SyncMode } from '@server/modules/push/push.schemas';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PushOptions } from './ReviewStep';
 
@@ -20,45 +20,66 @@ function parseIds(raw: string | null): number[] {
   return [...new Set(ids)].sort((a, b) => a - b);
 }
 
-export function usePushFlowParams() {
-  const [params, setParams] = useSearchParams();
+interface FlowState {
+  step: number;
+  source: string | null;
+  ids: number[];
+  options: PushOptions;
+}
+
+function read(params: URLSearchParams): FlowState {
   const source = params.get('source');
-  const serversRaw = params.get('servers');
-  const ids = useMemo(() => parseIds(serversRaw), [serversRaw]);
-  const selected = useMemo(() => new Set(ids), [ids]);
+  const ids = parseIds(params.get('servers'));
   const modeRaw = params.get('mode');
   const mode = MODES.includes(modeRaw as SyncMode) ? (modeRaw as SyncMode) : 'incremental';
-  const targetPath = params.get('target') ?? '';
-  const options = useMemo<PushOptions>(() => ({ mode, targetPath }), [mode, targetPath]);
-  // A step is only reachable with what it needs: no servers step without a source, and so on.
   const wanted = Math.max(0, STEPS.indexOf((params.get('step') ?? 'source') as (typeof STEPS)[number]));
-  const step = Math.min(wanted, source === null ? 0 : ids.length === 0 ? 1 : 2);
+  return { step: wanted, source, ids, options: { mode, targetPath: params.get('target') ?? '' } };
+}
 
-  const update = useCallback(
-    (patch: Record<string, string | null>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(patch)) {
-            if (v === null || v === '') next.delete(k);
-            else next.set(k, v);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
+function write(prev: URLSearchParams, s: FlowState): URLSearchParams {
+  const next = new URLSearchParams(prev);
+  const set = (k: string, v: string | null) => (v ? next.set(k, v) : next.delete(k));
+  set('step', s.step === 0 ? null : STEPS[s.step]);
+  set('source', s.source);
+  set('servers', s.ids.join(',') || null);
+  set('mode', s.options.mode === 'incremental' ? null : s.options.mode);
+  set('target', s.options.targetPath || null);
+  return next;
+}
+
+/**
+ * The flow's state is held here (a checkbox answers at once) and copied into the URL after each
+ * change; the URL is read once, when the page opens. While a batch is shown (`?batch=`) the URL
+ * belongs to it and is left alone.
+ */
+export function usePushFlowParams() {
+  const [params, setParams] = useSearchParams();
+  const [state, setState] = useState(() => read(params));
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setParams((prev) => (prev.has('batch') ? prev : write(prev, state)), { replace: true });
+  }, [state, setParams]);
+
+  const selected = useMemo(() => new Set(state.ids), [state.ids]);
+  // A step is only reachable with what it needs: no servers step without a source, and so on.
+  const step = Math.min(state.step, state.source === null ? 0 : state.ids.length === 0 ? 1 : 2);
+  const patch = useCallback((p: Partial<FlowState>) => setState((s) => ({ ...s, ...p })), []);
 
   return {
     step,
-    source,
+    source: state.source,
     selected,
-    ids,
-    options,
-    setStep: (s: number) => update({ step: s === 0 ? null : STEPS[s] }),
-    setSource: (path: string) => update({ source: path }),
-    setSelected: (next: Set<number>) => update({ servers: [...next].sort((a, b) => a - b).join(',') || null }),
-    setOptions: (o: PushOptions) => update({ mode: o.mode === 'incremental' ? null : o.mode, target: o.targetPath || null }),
+    ids: state.ids,
+    options: state.options,
+    setStep: (s: number) => patch({ step: s }),
+    setSource: (path: string) => patch({ source: path }),
+    setSelected: (next: Set<number>) => patch({ ids: [...next].sort((a, b) => a - b) }),
+    setOptions: (o: PushOptions) => patch({ options: o }),
+    /** Back to an empty flow (after a push, for a new one). */
+    reset: () => setState(read(new URLSearchParams())),
   };
 }
