@@ -99,7 +99,7 @@ describe('console by keyboard and touch', () => {
     // The service's limit, before a file is chosen.
     await page.getByText('At most 3.0 MiB per ZIP and 2.0 GiB once extracted.').waitFor();
     await tabTo(page, 'Choose a .zip file');
-    const chooser = page.waitForEvent('filechooser');
+    const chooser = page.waitForEvent('filechooser', { timeout: 60_000 });
     await page.keyboard.press('Enter');
     await (await chooser).setFiles({ name: 'keyboard-site.zip', mimeType: 'application/zip', buffer: zip });
     await page.getByText(/2 files extracted into /).waitFor({ timeout: 60_000 });
