@@ -8,14 +8,14 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative, formatShanghai } from '../i18n/format';
 import { useNow } from './use-now';
 
-export function RelativeTime({ value, shanghai = false }: { value: string | null | undefined; shanghai?: boolean }) {
+export function RelativeTime({ value, shanghai = false, size = 'sm' }: { value: string | null | undefined; shanghai?: boolean; size?: 'xs' | 'sm' }) {
   const { t, i18n } = useTranslation();
   const now = useNow(30_000);
-  if (!value) return <Text span c="dimmed" size="sm">{t('common.never')}</Text>;
+  if (!value) return <Text span c="dimmed" size={size}>{t('common.never')}</Text>;
   const exact = formatDateTime(value, i18n.language);
   const label = shanghai ? `${exact} · ${t('common.shanghaiTime', { time: formatShanghai(value, i18n.language) })}` : exact;
   return (
-    <Text span size="sm" component="time" dateTime={value} title={label}>
+    <Text span size={size} component="time" dateTime={value} title={label}>
       {formatRelative(value, i18n.language, now)}
     </Text>
   );

@@ -51,7 +51,7 @@ function DirRow({ d, open, onToggle }: { d: StagingDir; open: boolean; onToggle:
           description={
             <>
               {d.zip ? `${formatBytes(d.zip.size, i18n.language)} · ` : ''}
-              <RelativeTime value={d.zip?.uploaded_at ?? d.modified} /> · {t('flow.dirEntries', { count: d.entries })}
+              <RelativeTime size="xs" value={d.zip?.uploaded_at ?? d.modified} /> · {t('flow.dirEntries', { count: d.entries })}
               {d.zip && (
                 <Text span size="xs" ff="monospace" display="block" style={{ wordBreak: 'break-all' }}>
                   {d.path}
