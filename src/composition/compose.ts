@@ -91,6 +91,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   });
   const staging = createStagingModule({
     prefix: config.stagingPrefix, audit, log, settings, zipMaxBytes: config.zipMaxBytes, zipMaxUncompressed: config.zipMaxUncompressed,
+    uploadMaxBytes: config.uploadMaxBytes,
   });
   const remote = createRemoteModule({ servers: servers.servers, ssh, audit, staging: staging.paths, uploadMaxBytes: config.uploadMaxBytes });
 

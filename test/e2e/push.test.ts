@@ -206,6 +206,8 @@ describe.each(WIDTHS)('push at %s', (viewport) => {
     expect(batch.body).toMatchObject({ status: 'cancelled', total: 8 });
     expect(batch.body.skipped).toBeGreaterThanOrEqual(3);
     await expect.poll(() => page.getByRole('table', { name: 'Results' }).getByText('Skipped').count()).toBe(batch.body.skipped);
+    // The cancel stays visible on the batch, with its count.
+    await page.getByText(`Cancelled: ${batch.body.skipped} servers skipped`, { exact: true }).waitFor();
     await expectAccessible(page);
   });
 });

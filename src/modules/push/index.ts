@@ -38,7 +38,7 @@ export interface PushModuleDeps {
   db: Kysely<Database>;
   cache: Cache;
   runner: RsyncRunner;
-  retries: Pick<RetriesService, 'createForFailure'>;
+  retries: Pick<RetriesService, 'createForFailure' | 'resolveBySuccess'>;
   servers: Pick<ServersService, 'get' | 'targetFromRow'>;
   staging: StagingPaths;
   audit: AuditService;

@@ -27,7 +27,7 @@ export const SHUTDOWN_ERROR = 'interrupted by a service shutdown';
 export interface BatchDeps {
   repo: PushRepository;
   runner: RsyncRunner;
-  retries: Pick<RetriesService, 'createForFailure'>;
+  retries: Pick<RetriesService, 'createForFailure' | 'resolveBySuccess'>;
   servers: Pick<ServersService, 'targetFromRow'>;
   cache: Cache;
   /** Numbers, stores and publishes the batch's live messages. */
@@ -136,6 +136,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
         bytes_transferred: outcome.bytes,
         duration_ms: outcome.durationMs,
       });
+      await resolveRetries(d, p, row);
       return;
     }
     counts.failed++;
@@ -172,6 +173,15 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });
   await d.journal.close(p.batchId);
   return status;
+}
+
+/** A server's push succeeded: its earlier failures of the same push are no longer outstanding. */
+async function resolveRetries(d: Pick<BatchDeps, 'retries' | 'log'>, p: Pick<BatchPlan, 'batchId' | 'source'>, row: Pick<ServerRow, 'id'>) {
+  try {
+    await d.retries.resolveBySuccess({ serverId: row.id, source: p.source });
+  } catch (err) {
+    d.log.warn({ batchId: p.batchId, serverId: row.id, err }, 'retry jobs not resolved');
+  }
 }
 
 /** A server's push failed: a retry job for it (when one can be made) and its result row written down. */

@@ -36,6 +36,18 @@ export class RetriesRepository {
       .execute();
   }
 
+  /** Jobs waiting or out of attempts for this server and source become `succeeded`. */
+  async resolve(serverId: number, source: string, now: string): Promise<number> {
+    const r = await this.db
+      .updateTable('retry_jobs')
+      .set({ status: 'succeeded', next_retry_at: null, updated_at: now })
+      .where('server_id', '=', serverId)
+      .where('source_path', '=', source)
+      .where('status', 'in', ['pending', 'failed'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
   async get(id: number): Promise<RetryJobRow | undefined> {
     return this.db.selectFrom('retry_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -115,6 +115,17 @@ export class RetriesService {
     return out;
   }
 
+  /**
+   * Called by the push engine when a server's push succeeded: the same files reached that server,
+   * so jobs still waiting or out of attempts for that server and source are done (`succeeded`)
+   * and leave the "out of attempts" list. The target is not compared: the usual fix for a failed
+   * push is correcting the server's target path and pushing again, after which the job's stored
+   * (old, failing) target is obsolete. A job running right now finishes on its own.
+   */
+  async resolveBySuccess(s: { serverId: number; source: string }): Promise<number> {
+    return this.d.repo.resolve(s.serverId, s.source, nowIso());
+  }
+
   /** Called by the push engine for a failed server; returns the job id. */
   async createForFailure(f: FailedPush): Promise<number> {
     const now = nowIso();

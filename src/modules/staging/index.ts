@@ -12,7 +12,7 @@ import { StagingPaths } from './staging-paths.js';
 import { stagingRoutes } from './staging.routes.js';
 import { StagingService } from './staging.service.js';
 import { StatWorker } from '../../adapters/fs/stat-worker.js';
-import { ZipUploadService, type ZipUploadSettings } from './zip-upload.service.js';
+import { ZIP_LIST_LIMIT, ZIP_MAX_ENTRIES, ZipUploadService, type ZipUploadSettings } from './zip-upload.service.js';
 
 export type { StagingPaths };
 
@@ -24,6 +24,8 @@ export interface StagingModuleDeps {
   settings: ZipUploadSettings;
   zipMaxBytes: number;
   zipMaxUncompressed: number;
+  /** The SFTP single-file limit (enforced by the remote module), shown beside the ZIP limits. */
+  uploadMaxBytes: number;
 }
 
 export function createStagingModule(d: StagingModuleDeps) {
@@ -35,7 +37,16 @@ export function createStagingModule(d: StagingModuleDeps) {
     name: 'staging',
     routes: [
       mount('/api/sync', stagingRoutes, { staging, zips, zipMaxBytes: d.zipMaxBytes }),
-      mount('/api/sync', stagingDirsRoutes, { dirs: new StagingDirsService(paths) }),
+      mount('/api/sync', stagingDirsRoutes, {
+        dirs: new StagingDirsService(paths),
+        limits: {
+          zip_max_bytes: d.zipMaxBytes,
+          zip_max_uncompressed: d.zipMaxUncompressed,
+          zip_max_entries: ZIP_MAX_ENTRIES,
+          zip_listing_max: ZIP_LIST_LIMIT,
+          upload_max_bytes: d.uploadMaxBytes,
+        },
+      }),
     ],
     perProcess: { start() {}, stop: () => statWorker.close() },
   };

@@ -9,6 +9,7 @@ import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundEr
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { walkFiles, type WalkResult } from './source-walk.js';
 import type { StatWorker } from '../../adapters/fs/stat-worker.js';
+import { removeOrigin } from './staging-origin.js';
 import { resolvePath, type StagingPaths } from './staging-paths.js';
 import { isSameOrUnder } from '../../core/paths.js';
 import type { BrowseLocalResponse, FileOpBody, FileOpResponse, LocalEntry, PreviewResponse, ValidateSourceResponse } from './staging.schemas.js';
@@ -86,6 +87,7 @@ export class StagingService {
     try {
       // rm never follows symlinks inside a tree, so nothing outside staging can be reached from here.
       await fs.promises.rm(target, { recursive: st.isDirectory(), force: false });
+      if (st.isDirectory()) await removeOrigin(target);
     } catch (err) {
       if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found', 'path_not_found');
       throw new InternalError(`Could not delete: ${errCode(err) ?? 'I/O error'}`, 'io_error');

@@ -11,6 +11,7 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError, DomainError, errCode, InternalError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
+import { originFile, writeOrigin } from './staging-origin.js';
 import type { StagingPaths } from './staging-paths.js';
 import type { UploadZipResponse } from './staging.schemas.js';
 
@@ -105,6 +106,7 @@ export class ZipUploadService {
         log: this.log,
       });
       await fs.promises.rm(archive, { force: true });
+      await writeOrigin(dest, { filename, size: result.size, uploaded_at: new Date().toISOString() });
       await this.audit.record(actor, 'upload_zip', {
         type: 'local_path',
         id: dest,
@@ -130,7 +132,7 @@ export class ZipUploadService {
   }
 
   private async cleanup(dest: string | null, archive: string): Promise<void> {
-    for (const target of [dest, archive]) {
+    for (const target of [dest, dest && originFile(dest), archive]) {
       if (!target) continue;
       try {
         await fs.promises.rm(target, { recursive: true, force: true });

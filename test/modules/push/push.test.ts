@@ -120,6 +120,37 @@ describe.each(dbKinds())('push engine on %s', (db) => {
     expect(all).toMatchObject({ status: 'failed', total: 1, failed: 1 });
   });
 
+  it('a later push of the same source that succeeds on the server clears its retry jobs', async () => {
+    // Unreachable at first (a port nobody listens on): the push fails and leaves a retry job.
+    const id = await addServer(call, shared, 'heal', { port: await freePort() });
+    const dest = remoteDir(shared, 'heal');
+    cleanup.push(dest);
+    const first = (await push({ server_ids: [id], target_path: '/proc/fleet-old-target' })).json();
+    expect(first).toMatchObject({ status: 'failed', failed: 1 });
+    const jobId = first.results[0].retry_job_id as number;
+    expect(jobId).toBeGreaterThan(0);
+    // The worker used up its attempts: the job is "out of attempts" on the dashboard.
+    await t.app.services.db.updateTable('retry_jobs').set({ status: 'failed' }).where('id', '=', jobId).execute();
+    const other = await t.app.services.retries.createForFailure({
+      serverId: id, serverName: 'heal', operator: 'admin', source: '/tmp/svc_upload_other', targetPath: dest, mode: 'incremental', batchId: null, error: 'x',
+    });
+    await t.app.services.db.updateTable('retry_jobs').set({ status: 'failed' }).where('id', '=', other).execute();
+    const outOfAttempts = async () => ((await call('GET', '/api/dashboard')).json().retries.recent_failed as Array<{ id: number }>).map((j) => j.id);
+    expect(await outOfAttempts()).toEqual(expect.arrayContaining([jobId, other]));
+
+    // Fixed (reachable, and pushed to a target that works): the same files reach the server.
+    expect((await call('PUT', `/api/servers/${id}`, { port: shared.port })).statusCode).toBe(200);
+    const again = (await push({ server_ids: [id], target_path: dest })).json();
+    expect(again).toMatchObject({ status: 'completed', succeeded: 1 });
+    const jobs = (await call('GET', '/api/retries')).json() as Array<{ id: number; status: string }>;
+    expect(jobs.find((j) => j.id === jobId)?.status).toBe('succeeded');
+    // Other files for the same server were not pushed: their job still waits for an operator.
+    expect(jobs.find((j) => j.id === other)?.status).toBe('failed');
+    const after = await outOfAttempts();
+    expect(after).not.toContain(jobId);
+    expect(after).toContain(other);
+  });
+
   it('refuses bad input with a 4xx and starts nothing', async () => {
     const file = path.join(src, 'a.txt');
     const before = await batchCount();

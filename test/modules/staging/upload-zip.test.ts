@@ -82,8 +82,8 @@ describe.each(dbKinds())('upload-zip on %s', (db) => {
     expect(fs.statSync(path.join(dir, 'index.html')).mode & 0o777).toBe(0o644);
     expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o755);
     expect(fs.statSync(path.join(dir, 'site')).mode & 0o777).toBe(0o755);
-    // Only the extraction directory remains: the archive copy is gone.
-    expect(prefixLeftovers(prefix)).toEqual([path.basename(dir)]);
+    // Only the extraction directory and the record of its ZIP remain: the archive copy is gone.
+    expect(prefixLeftovers(prefix).sort()).toEqual([path.basename(dir), `${path.basename(dir)}.origin.json`]);
 
     const audit = await t.app.inject({ url: '/api/audit?action=upload_zip', headers: await t.auth() });
     const item = audit.json().items[0];

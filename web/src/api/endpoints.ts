@@ -15,7 +15,7 @@ import type { RetryJobView } from '@server/modules/retries/retries.schemas';
 import type { FleetIds, FleetPage, FleetPageQuery, StatusCounts, TagCount } from '@server/modules/servers/fleet-query.schemas';
 import type { CreateServerBody, ServerView, TestResult, UpdateServerBody } from '@server/modules/servers/servers.schemas';
 import type { SshKeyPresetView } from '@server/modules/ssh-key-presets/ssh-key-presets.schemas';
-import type { StagingDirList } from '@server/modules/staging/staging-dirs.schemas';
+import type { StagingDirList, SyncLimits } from '@server/modules/staging/staging-dirs.schemas';
 import type { BrowseLocalResponse, UploadZipResponse, ValidateSourceResponse } from '@server/modules/staging/staging.schemas';
 import type { DailyWallpaper } from '@server/modules/wallpapers/wallpapers.schemas';
 import type { SettingView } from '@server/platform/settings/settings.schemas';
@@ -69,6 +69,7 @@ export const credentials = {
 
 export const staging = {
   dirs: () => api.get<StagingDirList>('/api/sync/staging-dirs'),
+  limits: () => api.get<SyncLimits>('/api/sync/limits'),
   browse: (path: string) => api.post<BrowseLocalResponse>('/api/sync/browse-local', { path }),
   validate: (path: string) => api.post<ValidateSourceResponse>('/api/sync/validate-source-path', { path }),
   uploadZip: (file: File, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) => {

@@ -1,5 +1,6 @@
 /** Ctrl+K / ⌘K: jump to any page, or to a server by name or host. */
 import { Spotlight, type SpotlightActionData } from '@mantine/spotlight';
+import type { KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IconSearch, IconServer } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -38,6 +39,14 @@ export function CommandPalette() {
     onClick: () => void navigate(`/servers?server=${s.id}`),
   }));
 
+  // Enter opens the first match even when nothing is highlighted yet: server matches arrive after
+  // the query changed, when Spotlight's own "select the first" has already run on an empty list.
+  const enterPicksFirst = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    if (document.querySelector('[data-action][data-selected]')) return; // Spotlight triggers the highlighted one
+    document.querySelector<HTMLElement>('[data-action]')?.click();
+  };
+
   return (
     <Spotlight
       actions={[...pages, ...hosts]}
@@ -47,7 +56,7 @@ export function CommandPalette() {
       nothingFound={t('nav.paletteEmpty')}
       highlightQuery
       limit={16}
-      searchProps={{ leftSection: <IconSearch size={18} />, placeholder: t('nav.paletteHint'), 'aria-label': t('nav.palette') }}
+      searchProps={{ leftSection: <IconSearch size={18} />, placeholder: t('nav.paletteHint'), 'aria-label': t('nav.palette'), onKeyDown: enterPicksFirst }}
     />
   );
 }

@@ -5,7 +5,7 @@
  */
 import { RequireAuth } from './auth';
 import '@mantine/spotlight/styles.css';
-import { AppShell, Badge, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, AppShell, Badge, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { spotlight } from '@mantine/spotlight';
@@ -22,6 +22,7 @@ import { AccountMenu } from './AccountMenu';
 import { CommandPalette } from './CommandPalette';
 import { ColorSchemeToggle, LanguageMenu } from './HeaderControls';
 import { LiveIndicator } from './LiveIndicator';
+import { SkipLink } from './SkipLink';
 import { NAV } from './nav';
 
 function useAlertToasts() {
@@ -64,11 +65,13 @@ export function Shell() {
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <SkipLink target="main" />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? t('nav.closeMenu') : t('nav.openMenu')} />
-            <Text component={Link} to="/" fw={700} truncate="end" c="inherit" td="none">
+            {/* 40 × 40: a thumb-sized target around the 18 px lines. */}
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" w={40} h={40} aria-label={opened ? t('nav.closeMenu') : t('nav.openMenu')} />
+            <Text component={Link} to="/" fw={700} truncate="end" c="inherit" td="none" mih={40} lh="40px">
               {systemName}
             </Text>
           </Group>
@@ -82,6 +85,9 @@ export function Shell() {
                 </Badge>
               </Group>
             </UnstyledButton>
+            <ActionIcon variant="subtle" color="gray" size={40} hiddenFrom="sm" onClick={() => spotlight.open()} aria-label={t('flow.paletteOpen')}>
+              <IconSearch size={20} aria-hidden />
+            </ActionIcon>
             <LiveIndicator />
             <LanguageMenu />
             <ColorSchemeToggle />
@@ -113,7 +119,7 @@ export function Shell() {
           ))}
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main id="main">
+      <AppShell.Main id="main" tabIndex={-1} style={{ outline: 'none' }}>
         <ErrorBoundary resetKey={location.pathname}>
           <Outlet />
         </ErrorBoundary>

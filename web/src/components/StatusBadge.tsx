@@ -1,6 +1,7 @@
 /**
  * One status display for the whole console: an icon, a word and a colour, never colour alone.
- * Servers (online/offline/unknown), batches and per-server results, retry jobs and alerts.
+ * Servers (online/offline/unknown), batches and per-server results, retry jobs and alerts. The
+ * colour comes from the one status-colour map (./status-colors).
  */
 import { Badge, Loader } from '@mantine/core';
 import {
@@ -8,38 +9,34 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isStatus, type Status, statusColor } from './status-colors';
 
-export type Status =
-  | 'online' | 'offline' | 'unknown' | 'running' | 'success' | 'completed' | 'partial' | 'failed' | 'cancelled' | 'skipped' | 'pending'
-  | 'succeeded' | 'active' | 'recovered';
+export { isStatus, type Status } from './status-colors';
 
-const LOOK: Record<Status, { color: string; icon: ReactNode }> = {
-  online: { color: 'teal', icon: <IconCircleCheck size={14} aria-hidden /> },
-  success: { color: 'teal', icon: <IconCircleCheck size={14} aria-hidden /> },
-  completed: { color: 'teal', icon: <IconCircleCheck size={14} aria-hidden /> },
-  succeeded: { color: 'teal', icon: <IconCircleCheck size={14} aria-hidden /> },
-  recovered: { color: 'teal', icon: <IconCircleCheck size={14} aria-hidden /> },
-  offline: { color: 'red', icon: <IconCircleX size={14} aria-hidden /> },
-  failed: { color: 'red', icon: <IconCircleX size={14} aria-hidden /> },
-  active: { color: 'red', icon: <IconAlertTriangle size={14} aria-hidden /> },
-  partial: { color: 'orange', icon: <IconAlertTriangle size={14} aria-hidden /> },
-  cancelled: { color: 'gray', icon: <IconBan size={14} aria-hidden /> },
-  skipped: { color: 'gray', icon: <IconPlayerSkipForward size={14} aria-hidden /> },
-  pending: { color: 'gray', icon: <IconClockPause size={14} aria-hidden /> },
-  unknown: { color: 'gray', icon: <IconQuestionMark size={14} aria-hidden /> },
-  running: { color: 'blue', icon: <Loader size={10} color="blue" aria-hidden /> },
+const ICON: Record<Status, ReactNode> = {
+  online: <IconCircleCheck size={14} aria-hidden />,
+  success: <IconCircleCheck size={14} aria-hidden />,
+  completed: <IconCircleCheck size={14} aria-hidden />,
+  succeeded: <IconCircleCheck size={14} aria-hidden />,
+  recovered: <IconCircleCheck size={14} aria-hidden />,
+  offline: <IconCircleX size={14} aria-hidden />,
+  failed: <IconCircleX size={14} aria-hidden />,
+  active: <IconAlertTriangle size={14} aria-hidden />,
+  partial: <IconAlertTriangle size={14} aria-hidden />,
+  cancelled: <IconBan size={14} aria-hidden />,
+  skipped: <IconPlayerSkipForward size={14} aria-hidden />,
+  pending: <IconClockPause size={14} aria-hidden />,
+  unknown: <IconQuestionMark size={14} aria-hidden />,
+  running: <Loader size={10} color="blue" aria-hidden />,
 };
-
-export function isStatus(s: string): s is Status {
-  return s in LOOK;
-}
 
 export function StatusBadge({ status, size = 'sm', label }: { status: string; size?: 'xs' | 'sm' | 'md'; label?: string }) {
   const { t } = useTranslation();
-  const look = isStatus(status) ? LOOK[status] : { color: 'gray', icon: <IconCircleDashed size={14} aria-hidden /> };
+  const icon = isStatus(status) ? ICON[status] : <IconCircleDashed size={14} aria-hidden />;
   const word = label ?? (isStatus(status) ? t(`status.${status}`) : status);
   return (
-    <Badge color={look.color} variant="light" size={size} leftSection={look.icon} radius="sm" styles={{ label: { textTransform: 'none' } }}>
+    // The word is never cut off: a badge keeps its full width (it wraps to its own line instead).
+    <Badge color={statusColor(status)} variant="light" size={size} leftSection={icon} radius="sm" styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { textTransform: 'none', overflow: 'visible' } }}>
       {word}
     </Badge>
   );

@@ -248,6 +248,17 @@ export const en = {
     addServer: 'Add a server', startPush: 'Start a push', viewHistory: 'View push history', serversEmpty: 'No servers yet.',
     pushesEmpty: 'No pushes yet.', pushNoServers: 'There is no server to push to yet.',
   },
+  // The push flow's keyboard, progress and staging details.
+  flow: {
+    stepHeading: 'Step {{step}} of {{steps}}: {{name}}',
+    overallProgress: 'Overall progress', overallPercent: '{{percent}} overall',
+    cancelledSkipped_one: 'Cancelled: {{count}} server skipped', cancelledSkipped_other: 'Cancelled: {{count}} servers skipped',
+    zipLimits: 'At most {{size}} per ZIP and {{inflated}} once extracted.',
+    zipFrom: 'From {{name}} ({{size}})', notFromZip: 'Not from a ZIP upload',
+    viewFiles: 'View files', hideFiles: 'Hide files', filesOf: 'Files in {{name}}',
+    dirEntries_one: '{{count}} entry', dirEntries_other: '{{count}} entries', emptyDir: 'This directory is empty.',
+    paletteOpen: 'Open the command palette',
+  },
   placeholder: {
     title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',
   },

@@ -76,3 +76,8 @@ export const SHANGHAI = 'Asia/Shanghai';
 export function formatShanghai(iso: string | number | Date, lang: string): string {
   return formatDateTime(iso, lang, SHANGHAI);
 }
+
+/** 0–100 as the language writes a percentage ("42%", "42 %"), whole numbers. */
+export function formatPercent(value: number, lang: string): string {
+  return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(Math.floor(value) / 100);
+}

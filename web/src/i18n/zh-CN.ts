@@ -249,6 +249,17 @@ export const zhCN: Resources = {
     addServer: '添加服务器', startPush: '开始推送', viewHistory: '查看推送历史', serversEmpty: '还没有服务器。',
     pushesEmpty: '还没有推送。', pushNoServers: '还没有可推送的服务器。',
   },
+  // 推送流程的键盘、进度与暂存细节（console-ux）。
+  flow: {
+    stepHeading: '第 {{step}} 步，共 {{steps}} 步：{{name}}',
+    overallProgress: '总体进度', overallPercent: '总体 {{percent}}',
+    cancelledSkipped_other: '已取消：跳过 {{count}} 台服务器',
+    zipLimits: '每个 ZIP 最大 {{size}}，解压后最大 {{inflated}}。',
+    zipFrom: '来自 {{name}}（{{size}}）', notFromZip: '不是来自 ZIP 上传',
+    viewFiles: '查看文件', hideFiles: '收起文件', filesOf: '{{name}} 中的文件',
+    dirEntries_other: '{{count}} 项', emptyDir: '此目录为空。',
+    paletteOpen: '打开命令面板',
+  },
   placeholder: {
     title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',
   },

@@ -7,7 +7,9 @@ import { Group, Paper, Progress, SegmentedControl, Stack, Table, Text } from '@m
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchStream, ServerProgress } from '../../api/batch-stream';
-import { formatBytes, formatDuration, formatRate } from '../../i18n/format';
+import { formatBytes, formatDuration, formatPercent, formatRate } from '../../i18n/format';
+import { statusColor, toneText } from '../status-colors';
+import { overallProgress } from './overall';
 import { StatusBadge } from '../StatusBadge';
 
 // Failures first, then what is still moving: what an operator acts on comes before what went well.
@@ -34,6 +36,7 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
   const rows = all.filter((s) => matches(filter, s));
   const done = stream.succeeded + stream.failed + stream.skipped;
   const total = Math.max(stream.total, all.length);
+  const overall = overallProgress(stream);
 
   return (
     <Stack gap="sm">
@@ -47,16 +50,28 @@ export function BatchProgress({ stream }: { stream: BatchStream }) {
               </Text>
             </Group>
             {stream.failed > 0 && (
-              <Text c="red.8" fw={500} size="sm">
+              <Text c={toneText('bad')} fw={500} size="sm">
                 {t('push.failedOf', { failed: stream.failed, total })}
               </Text>
             )}
           </Group>
-          <Progress.Root size="lg">
-            <Progress.Section value={total ? (stream.succeeded / total) * 100 : 0} color="teal" aria-label={t('status.success')} />
-            <Progress.Section value={total ? (stream.failed / total) * 100 : 0} color="red" aria-label={t('status.failed')} />
-            <Progress.Section value={total ? (stream.skipped / total) * 100 : 0} color="gray" aria-label={t('status.skipped')} />
-          </Progress.Root>
+          {stream.status === 'cancelled' && (
+            <Text size="sm" fw={500} role="status">
+              {t('flow.cancelledSkipped', { count: stream.skipped })}
+            </Text>
+          )}
+          <Group gap="xs" wrap="nowrap">
+            {/* One bar for the batch: finished servers by outcome, then what the running ones have done. */}
+            <Progress.Root size="lg" style={{ flex: 1 }} role="progressbar" aria-label={t('flow.overallProgress')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.floor(overall.percent)}>
+              <Progress.Section withAria={false} value={overall.success} color={statusColor('success')} />
+              <Progress.Section withAria={false} value={overall.failed} color={statusColor('failed')} />
+              <Progress.Section withAria={false} value={overall.skipped} color={statusColor('skipped')} />
+              <Progress.Section withAria={false} value={overall.running} color={statusColor('running')} striped={stream.status === 'running'} animated={stream.status === 'running'} />
+            </Progress.Root>
+            <Text size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+              {t('flow.overallPercent', { percent: formatPercent(overall.percent, lang) })}
+            </Text>
+          </Group>
         </Stack>
       </Paper>
       {all.length > 8 && (
@@ -123,7 +138,7 @@ function ServerCell({ s, lang }: { s: ServerProgress; lang: string }) {
   }
   if (s.status === 'failed' || s.error) {
     return (
-      <Text size="xs" c="red.8" style={{ wordBreak: 'break-word' }}>
+      <Text size="xs" c={toneText('bad')} style={{ wordBreak: 'break-word' }}>
         {/* A busy target is not a fault of the server: say so before the message naming the writer. */}
         {s.error_code === 'target_busy' && <strong>{t('push.targetBusy')}: </strong>}
         {s.error ?? t('status.failed')}

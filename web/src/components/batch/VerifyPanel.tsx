@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { push } from '../../api/endpoints';
 import { useStartWork } from '../../api/start-work';
 import { ErrorDisplay } from '../ErrorDisplay';
+import { toneText } from '../status-colors';
 
 /** The service checks at most this many servers per request. */
 const MAX_SERVERS = 1000;
@@ -60,7 +61,7 @@ function VerifyResult({ data }: { data: VerifyResponse }) {
               <Table.Tr key={r.server_id}>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{r.server_name}</Table.Td>
                 {r.error ? (
-                  <Table.Td colSpan={3} c="red.8">
+                  <Table.Td colSpan={3} c={toneText('bad')}>
                     {t('push.verifyFailed')}: {r.error}
                   </Table.Td>
                 ) : (

@@ -7,6 +7,7 @@ import type { RetryJobView } from '@server/modules/retries/retries.schemas';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/StatusBadge';
+import { toneText } from '../../components/status-colors';
 import { formatDateTime, formatRelative } from '../../i18n/format';
 
 /** The API's retry job: what it pushes (source → target) to one server, and its attempts. */
@@ -60,7 +61,7 @@ function Row({ job, now, busyId, onRetry, onDelete }: Omit<RetriesTableProps, 'j
               )}
             </Text>
             {job.last_error && (
-              <Text size="xs" c="red" lineClamp={2}>
+              <Text size="xs" c={toneText('bad')} lineClamp={2}>
                 {job.last_error}
               </Text>
             )}
@@ -73,7 +74,7 @@ function Row({ job, now, busyId, onRetry, onDelete }: Omit<RetriesTableProps, 'j
           {job.target_path ? ` → ${job.target_path}` : ''}
         </Text>
       </Table.Td>
-      <Table.Td visibleFrom="sm">
+      <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>
         <StatusBadge status={job.status} />
       </Table.Td>
       <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>

@@ -1,12 +1,14 @@
 /**
  * The push flow as one guided page: source → servers → preview and options → live progress.
  * The push starts asynchronously (the service answers at once with the batch id), and the id
- * goes into the URL (`?batch=`), so a reload or a shared link shows the same live batch.
+ * goes into the URL (`?batch=`), so a reload or a shared link shows the same live batch. Before
+ * that, the step and the choices are in the URL too (./push-flow-params). After Next or Back,
+ * focus moves to the new step's heading, so a keyboard or screen-reader user starts reading there.
  */
-import { Button, Group, Paper, Stepper, Text } from '@mantine/core';
+import { Button, Group, Paper, Stepper, Text, Title } from '@mantine/core';
 import { IconCloudUpload } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { push } from '../../api/endpoints';
@@ -15,7 +17,8 @@ import { BatchLive } from '../../components/batch/BatchLive';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { Page } from '../../components/Page';
-import { type PushOptions, ReviewStep } from './ReviewStep';
+import { usePushFlowParams } from './push-flow-params';
+import { ReviewStep } from './ReviewStep';
 import { ServersStep } from './ServersStep';
 import { SourceStep } from './SourceStep';
 
@@ -26,13 +29,21 @@ export default function PushPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const batchId = params.get('batch');
-  const [step, setStep] = useState(0);
-  const [source, setSource] = useState<string | null>(params.get('source'));
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [options, setOptions] = useState<PushOptions>({ mode: 'incremental', targetPath: '' });
+  const { step, source, selected, ids, options, setStep: goTo, setSource, setSelected, setOptions, reset } = usePushFlowParams();
   const [confirmFull, setConfirmFull] = useState(false);
   const phone = useMediaQuery('(max-width: 30em)') ?? false;
-  const ids = [...selected].sort((a, b) => a - b);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+  const setStep = (s: number) => {
+    moved.current = true;
+    goTo(s);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes, to move focus to its heading
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    heading.current?.focus();
+  }, [step]);
 
   const start = useStartWork({
     work: (key) =>
@@ -45,10 +56,15 @@ export default function PushPage() {
   const showBatch = (id: string) => setParams({ batch: id });
   const restart = () => {
     setParams({});
-    setStep(0);
-    setSelected(new Set());
+    reset();
     start.reset();
   };
+  const stepNames = [t('push.stepSource'), t('push.stepServers'), t('push.stepPreview')];
+  const stepHeading = (
+    <Title order={2} size="h3" ref={heading} tabIndex={-1} mb="sm" style={{ outline: 'none' }}>
+      {t('flow.stepHeading', { step: step + 1, steps: stepNames.length, name: stepNames[step] })}
+    </Title>
+  );
 
   if (batchId) {
     return (
@@ -72,12 +88,15 @@ export default function PushPage() {
       {/* On a phone the three steps stay on one line: smaller icons, no step descriptions. */}
       <Stepper active={step} onStepClick={(s) => s < step && setStep(s)} size={phone ? 'xs' : 'sm'} iconSize={phone ? 28 : undefined} allowNextStepsSelect={false} wrap={!phone}>
         <Stepper.Step label={t('push.stepSource')} description={source && !phone ? <Text span size="xs" ff="monospace">{source.split('/').pop()}</Text> : undefined}>
+          {stepHeading}
           <SourceStep value={source} onChange={setSource} />
         </Stepper.Step>
         <Stepper.Step label={t('push.stepServers')} description={selected.size > 0 && !phone ? t('push.selected', { count: selected.size }) : undefined}>
+          {stepHeading}
           <ServersStep selected={selected} onChange={setSelected} />
         </Stepper.Step>
         <Stepper.Step label={t('push.stepPreview')}>
+          {stepHeading}
           {source && <ReviewStep source={source} ids={ids} options={options} onOptions={setOptions} />}
         </Stepper.Step>
       </Stepper>

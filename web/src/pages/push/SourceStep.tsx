@@ -1,18 +1,19 @@
 /**
  * Step 1: where the files come from. A ZIP is uploaded with a real progress bar (bytes sent) and
  * extracted by the service into a new staging directory, whose listing is shown; or an existing
- * staging directory is picked.
+ * staging directory is picked. The upload limits come from the service and show before a file is
+ * chosen.
  */
-import { Alert, Button, FileButton, Group, List, Paper, Progress, Radio, ScrollArea, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, FileButton, Group, List, Paper, Progress, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import type { UploadZipResponse } from '@server/modules/staging/staging.schemas';
-import { IconFileZip, IconFolder } from '@tabler/icons-react';
+import { IconFileZip } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { staging } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
-import { RelativeTime } from '../../components/Time';
 import { formatBytes } from '../../i18n/format';
+import { StagingDirPicker } from './StagingDirPicker';
 
 /** How the service read the archive's file names, as the encodings are commonly called. */
 const ENCODING_NAMES: Record<UploadZipResponse['name_encoding'], string> = { 'utf-8': 'UTF-8', gb18030: 'GB18030 (GBK)', cp437: 'CP437' };
@@ -21,6 +22,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const dirs = useQuery({ queryKey: ['staging-dirs'], queryFn: staging.dirs });
+  const limits = useQuery({ queryKey: ['sync-limits'], queryFn: staging.limits, staleTime: Number.POSITIVE_INFINITY });
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
   const [uploaded, setUploaded] = useState<UploadZipResponse | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -47,7 +49,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
       </Text>
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={2} size="h4">
+          <Title order={3} size="h4">
             {t('push.uploadZip')}
           </Title>
           <Group>
@@ -64,6 +66,12 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
               </Button>
             )}
           </Group>
+          {/* The service's own limits, before a file is chosen: a 600 MB ZIP is refused here, not after its upload. */}
+          {limits.data && (
+            <Text size="sm" c="dimmed">
+              {t('flow.zipLimits', { size: formatBytes(limits.data.zip_max_bytes, i18n.language), inflated: formatBytes(limits.data.zip_max_uncompressed, i18n.language) })}
+            </Text>
+          )}
           {progress && (
             <Stack gap={4}>
               <Progress value={pct} aria-label={t('push.uploadZip')} animated striped />
@@ -97,7 +105,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
 
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={2} size="h4">
+          <Title order={3} size="h4">
             {t('push.pickStaging')}
           </Title>
           {dirs.error && <ErrorDisplay error={dirs.error} onRetry={() => dirs.refetch()} />}
@@ -106,32 +114,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
               {t('push.stagingEmpty')}
             </Text>
           )}
-          {/* The heading above shows the name; the group's own (hidden) label names it for assistive tech. */}
-          <Radio.Group value={value ?? ''} onChange={onChange} label={<VisuallyHidden>{t('push.pickStaging')}</VisuallyHidden>}>
-            <ScrollArea.Autosize mah={260}>
-              <Stack gap={6}>
-                {dirs.data?.items.map((d) => (
-                  <Radio
-                    key={d.path}
-                    value={d.path}
-                    label={
-                      <Group gap={6} wrap="nowrap">
-                        <IconFolder size={16} aria-hidden />
-                        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                          {d.path}
-                        </Text>
-                      </Group>
-                    }
-                    description={
-                      <>
-                        {t('push.entries', { count: d.entries })} · <RelativeTime value={d.modified} />
-                      </>
-                    }
-                  />
-                ))}
-              </Stack>
-            </ScrollArea.Autosize>
-          </Radio.Group>
+          {dirs.data && <StagingDirPicker dirs={dirs.data.items} value={value} onChange={onChange} label={t('push.pickStaging')} />}
         </Stack>
       </Paper>
     </Stack>
