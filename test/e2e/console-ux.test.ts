@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../modules/staging/staging-helpers.js';
 import { expectAccessible } from './support/browser.js';
+import { en, t } from './support/console-text.js';
 import { setupE2E } from './support/e2e.js';
 
 const stagingRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-ux-'));
@@ -147,7 +148,7 @@ describe('console by keyboard and touch', () => {
     await tabTo(page, 'Push to 2 servers');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/push\?batch=/);
-    await page.getByText('2 of 2 servers done').waitFor({ timeout: 90_000 });
+    await page.getByText(t(en, 'push.overall', { done: 2, count: 2 })).waitFor({ timeout: 90_000 });
     const overall = page.getByRole('progressbar', { name: 'Overall progress' });
     await expect.poll(() => overall.getAttribute('aria-valuenow')).toBe('100');
     expect(fs.readFileSync(path.join(runDir(), 'alpha', 'config/app.conf'), 'utf8')).toBe('port=80\n');
@@ -219,8 +220,8 @@ describe('console by keyboard and touch', () => {
     const fixed = await e2e.svc.api('PUT', `/api/servers/${broken}`, { target_path: `${runDir()}/gamma` }, { token });
     expect(fixed.status).toBe(200);
     await page.goto(`/history/${failedBatch}`);
-    await page.getByRole('button', { name: 'Retry the 1 failed' }).click();
-    await page.getByText('1 of 1 servers done').waitFor({ timeout: 90_000 });
+    await page.getByRole('button', { name: t(en, 'push.retryFailed', { count: 1 }) }).click();
+    await page.getByText(t(en, 'push.overall', { done: 1, count: 1 })).waitFor({ timeout: 90_000 });
     await page.goto('/retries');
     await row.getByText('Succeeded', { exact: true }).locator('visible=true').first().waitFor({ timeout: 30_000 });
     await expectAccessible(page);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/browser.js';
+import { en, t } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
 
 const stagingRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-race-'));
@@ -37,7 +38,7 @@ async function prepare(page: Page, source: string, tag: string): Promise<void> {
   await page.getByRole('radio', { name: source }).check();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('combobox', { name: 'Add a tag group' }).click();
-  await page.getByRole('option', { name: `Add every server tagged ${tag} (1)` }).click();
+  await page.getByRole('option', { name: t(en, 'push.addTag', { tag, count: 1 }) }).click();
   await expect.poll(() => page.getByText('1 selected').first().isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: /^Push to 1 server/ }).waitFor();
@@ -100,12 +101,12 @@ describe.each(WIDTHS)('two clients racing the same push at %s', (viewport) => {
     const row = loser.getByRole('table', { name: 'Results' }).getByRole('row').filter({ hasText: server.name });
     await row.getByText('Target busy:').waitFor({ timeout: 30_000 });
     await row.getByText(message).waitFor();
-    await loser.getByText('1 of 1 servers done').waitFor();
+    await loser.getByText(t(en, 'push.overall', { done: 1, count: 1 })).waitFor();
     await expectAccessible(loser);
 
     // The writer's page finishes its push; the files are there once, whole.
     const winner = [a, b][1 - busyIndex].page;
-    await winner.getByText('1 of 1 servers done').waitFor({ timeout: 180_000 });
+    await winner.getByText(t(en, 'push.overall', { done: 1, count: 1 })).waitFor({ timeout: 180_000 });
     await expect.poll(() => winner.getByRole('table', { name: 'Results' }).getByRole('row').filter({ hasText: server.name }).getByText('Success', { exact: true }).isVisible()).toBe(true);
     expect(fs.statSync(path.join(server.target, 'big.bin')).size).toBe(512 * 1024 * 1024);
     expect(fs.readdirSync(server.target).filter((n) => n.startsWith('.big.bin.'))).toEqual([]);

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip, hasZipCli, zipDir } from '../modules/staging/staging-helpers.js';
 import { expectAccessible } from './support/browser.js';
+import { en, t } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
 
 const stagingRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-names-'));
@@ -61,18 +62,18 @@ async function uploadAndPush(page: Page, zip: Buffer, tag: string, encoding: str
 
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('combobox', { name: 'Add a tag group' }).click();
-  await page.getByRole('option', { name: `Add every server tagged ${tag} (1)` }).click();
+  await page.getByRole('option', { name: t(en, 'push.addTag', { tag, count: 1 }) }).click();
   await page.getByRole('button', { name: 'Next' }).click();
 
   // rsync's dry run lists the same names (itemized as UTF-8, not \#ooo escapes).
-  await page.getByRole('button', { name: 'Preview 1 servers' }).click();
+  await page.getByRole('button', { name: t(en, 'push.previewAll', { count: 1 }) }).click();
   await page.getByRole('button', { name: 'File list' }).first().click({ timeout: 60_000 });
   const preview = page.getByLabel(/^File list /).first();
   for (const name of names) await expect.poll(async () => (await preview.textContent()) ?? '', { timeout: 30_000 }).toContain(name);
 
-  await page.getByRole('button', { name: 'Push to 1 servers' }).click();
+  await page.getByRole('button', { name: t(en, 'push.start', { count: 1 }) }).click();
   await page.waitForURL(/\/push\?batch=/);
-  await page.getByText('1 of 1 servers done').waitFor({ timeout: 90_000 });
+  await page.getByText(t(en, 'push.overall', { done: 1, count: 1 })).waitFor({ timeout: 90_000 });
   return new URL(page.url()).searchParams.get('batch') as string;
 }
 
@@ -110,7 +111,7 @@ describe.skipIf(!hasZipCli()).each(WIDTHS)('Chinese ZIP names pushed at %s', (vi
       for (const [file, content] of Object.entries(archive.files)) expect(fs.readFileSync(path.join(target, file), 'utf8')).toBe(content);
 
       await page.getByRole('button', { name: 'Verify' }).click();
-      const verify = page.getByRole('table', { name: `Verification against ${names.length} local files` });
+      const verify = page.getByRole('table', { name: t(en, 'push.verifyTitle', { count: names.length }) });
       await verify.waitFor({ timeout: 60_000 });
       // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node
       expect(await verify.getByRole('row').filter({ hasText: name }).innerText()).toMatch(new RegExp(`${names.length}\\s+0\\s+0`));

@@ -79,7 +79,7 @@ async function uploadZip(page: Page): Promise<string> {
 async function pickTag(page: Page, tag: string, count: number): Promise<void> {
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('combobox', { name: 'Add a tag group' }).click();
-  await page.getByRole('option', { name: `Add every server tagged ${tag} (${count})` }).click();
+  await page.getByRole('option', { name: t(en, 'push.addTag', { tag, count }) }).click();
   await expect.poll(() => page.getByText(`${count} selected`).first().isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Next' }).click();
 }
@@ -126,7 +126,7 @@ describe.each(WIDTHS)('push at %s', (viewport) => {
     await page.getByRole('button', { name: 'Push to 3 servers' }).click();
     await page.waitForURL(/\/push\?batch=/);
     const batchId = new URL(page.url()).searchParams.get('batch') as string;
-    await page.getByText('3 of 3 servers done').waitFor({ timeout: 90_000 });
+    await page.getByText(t(en, 'push.overall', { done: 3, count: 3 })).waitFor({ timeout: 90_000 });
     await expect.poll(() => resultRow(page, alpha.name).getByText('Success', { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => resultRow(page, broken.name).getByText('Failed', { exact: true }).isVisible()).toBe(true);
     await page.getByText('1 failed of 3').waitFor();
@@ -167,7 +167,7 @@ describe.each(WIDTHS)('push at %s', (viewport) => {
     expect(fixed.status).toBe(200);
     await page.getByRole('button', { name: t(en, 'push.retryFailed', { count: 1 }) }).click();
     await page.waitForURL((u) => u.searchParams.get('batch') !== batchId);
-    await page.getByText('1 of 1 server done').waitFor({ timeout: 90_000 });
+    await page.getByText(t(en, 'push.overall', { done: 1, count: 1 })).waitFor({ timeout: 90_000 });
     await expect.poll(() => resultRow(page, broken.name).getByText('Success', { exact: true }).isVisible()).toBe(true);
     expect(fs.existsSync(path.join(runDir(), `e2e-${viewport}-gamma`, 'index.html'))).toBe(true);
 
