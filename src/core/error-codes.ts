@@ -148,6 +148,21 @@ export const ERROR_CODES = {
   idempotency_key_reused: 'This Idempotency-Key was already used (within 10 minutes) for a different request',
   idempotency_key_in_progress: 'The first request with this Idempotency-Key is still being answered; ask again later',
   target_busy: "A push server result (error_code): another batch or retry job is writing that server's target, or a directory nested in it or containing it",
+  // Console II — remote files.
+
+  // Console II — staging.
+
+  // Console II — tags.
+
+  // Console II — schedules.
+
+  // Console II — scripts.
+
+  // Console II — alerts and monitoring.
+
+  // Console II — settings, notifications and allowlist.
+
+  // Console II — credentials, administrators and audit.
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

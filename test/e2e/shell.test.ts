@@ -57,7 +57,7 @@ describe.each(WIDTHS)('shell at %s', (viewport) => {
     await expect.poll(() => colorScheme(page)).toBe('light');
   });
 
-  it('opens every page from the navigation; placeholders say they come later', async () => {
+  it('opens every page from the navigation, each its own', async () => {
     const { page } = await e2e.signedIn(viewport);
     let previous = await mainHeading(page).textContent();
     for (const item of NAV_ITEMS) {
@@ -68,12 +68,7 @@ describe.each(WIDTHS)('shell at %s', (viewport) => {
       const heading = mainHeading(page);
       if (item.path !== '/') await expect.poll(() => heading.textContent(), { message: item.path }).not.toBe(previous);
       previous = await heading.textContent();
-      if (!item.built) {
-        expect(previous).toBe(navLabel(item.key));
-        await expect.poll(() => page.getByText(t(en, 'placeholder.body')).isVisible()).toBe(true);
-      } else {
-        expect(previous?.trim()).not.toBe('');
-      }
+      expect(previous?.trim()).not.toBe('');
       // The link of the page shown is marked as the current one.
       const current = page.getByRole('navigation').getByRole('link', { name: navLabel(item.key), exact: true });
       await expect.poll(() => current.getAttribute('aria-current'), { message: item.path }).toBe('page');

@@ -4,7 +4,7 @@
  *
  *   t(en, 'servers.count', { count: '10,000' })   // '10,000 servers'
  *   t(zhCN, 'nav.servers')                          // '服务器'
- *   NAV_ITEMS                                       // every navigation item: key, path, built
+ *   NAV_ITEMS                                       // every navigation item: key, path
  *
  * The paths are computed so the server's tsconfig does not type-check the console's sources
  * (they are built with the console's own settings).
@@ -26,12 +26,10 @@ export interface NavItem {
   /** Its label is `nav.<key>`. */
   key: string;
   path: string;
-  /** False for the placeholder pages of areas this release does not have yet. */
-  built: boolean;
 }
 
 export const NAV_ITEMS: NavItem[] = ((await load('app/nav.ts')).NAV as Array<{ items: NavItem[] }>).flatMap((g) =>
-  g.items.map(({ key, path: p, built }) => ({ key, path: p, built })),
+  g.items.map(({ key, path: p }) => ({ key, path: p })),
 );
 
 /**

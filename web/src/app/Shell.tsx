@@ -110,7 +110,6 @@ export function Shell() {
                   label={t(`nav.${item.key}`)}
                   leftSection={<item.icon size={18} stroke={1.6} />}
                   active={isActive(item.path)}
-                  c={item.built ? undefined : 'dimmed'}
                   aria-current={isActive(item.path) ? 'page' : undefined}
                   style={{ borderRadius: 'var(--mantine-radius-sm)', minHeight: 40 }}
                 />

@@ -1,6 +1,5 @@
 /**
- * The console's areas, grouped by task: what operators come for most, first. `built` marks the
- * pages this release has; the others are honest placeholders (the API already does their work).
+ * The console's areas, grouped by task: what operators come for most, first..
  */
 import {
   IconAlertTriangle, IconBell, IconCalendarTime, IconChartLine, IconCloudUpload, IconFileCode, IconFolder, IconHistory, IconKey,
@@ -13,7 +12,6 @@ export interface NavItem {
   key: string;
   path: string;
   icon: ComponentType<{ size?: number | string; stroke?: number }>;
-  built: boolean;
 }
 
 export interface NavGroup {
@@ -22,48 +20,48 @@ export interface NavGroup {
 }
 
 export const NAV: NavGroup[] = [
-  { key: 'overview', items: [{ key: 'dashboard', path: '/', icon: IconLayoutDashboard, built: true }] },
+  { key: 'overview', items: [{ key: 'dashboard', path: '/', icon: IconLayoutDashboard }] },
   {
     key: 'fleet',
     items: [
-      { key: 'servers', path: '/servers', icon: IconServer, built: true },
-      { key: 'tags', path: '/tags', icon: IconTags, built: false },
+      { key: 'servers', path: '/servers', icon: IconServer },
+      { key: 'tags', path: '/tags', icon: IconTags },
     ],
   },
   {
     key: 'deploy',
     items: [
-      { key: 'push', path: '/push', icon: IconCloudUpload, built: true },
-      { key: 'staging', path: '/staging', icon: IconFolder, built: false },
-      { key: 'history', path: '/history', icon: IconHistory, built: true },
-      { key: 'retries', path: '/retries', icon: IconRefresh, built: true },
+      { key: 'push', path: '/push', icon: IconCloudUpload },
+      { key: 'staging', path: '/staging', icon: IconFolder },
+      { key: 'history', path: '/history', icon: IconHistory },
+      { key: 'retries', path: '/retries', icon: IconRefresh },
     ],
   },
   {
     key: 'automate',
     items: [
-      { key: 'schedules', path: '/schedules', icon: IconCalendarTime, built: false },
-      { key: 'scripts', path: '/scripts', icon: IconFileCode, built: false },
+      { key: 'schedules', path: '/schedules', icon: IconCalendarTime },
+      { key: 'scripts', path: '/scripts', icon: IconFileCode },
     ],
   },
   {
     key: 'observe',
     items: [
-      { key: 'alerts', path: '/alerts', icon: IconAlertTriangle, built: false },
-      { key: 'monitoring', path: '/monitoring', icon: IconChartLine, built: false },
+      { key: 'alerts', path: '/alerts', icon: IconAlertTriangle },
+      { key: 'monitoring', path: '/monitoring', icon: IconChartLine },
     ],
   },
   {
     key: 'admin',
     items: [
-      { key: 'settings', path: '/settings', icon: IconSettings, built: false },
-      { key: 'notifications', path: '/notifications', icon: IconBell, built: false },
-      { key: 'allowlist', path: '/allowlist', icon: IconShieldLock, built: false },
-      { key: 'credentials', path: '/credentials', icon: IconKey, built: false },
-      { key: 'administrators', path: '/administrators', icon: IconUsers, built: false },
-      { key: 'audit', path: '/audit', icon: IconListCheck, built: false },
+      { key: 'settings', path: '/settings', icon: IconSettings },
+      { key: 'notifications', path: '/notifications', icon: IconBell },
+      { key: 'allowlist', path: '/allowlist', icon: IconShieldLock },
+      { key: 'credentials', path: '/credentials', icon: IconKey },
+      { key: 'administrators', path: '/administrators', icon: IconUsers },
+      { key: 'audit', path: '/audit', icon: IconListCheck },
     ],
   },
 ];
 
-export const PLACEHOLDERS = NAV.flatMap((g) => g.items).filter((i) => !i.built);
+export const NAV_ITEMS = NAV.flatMap((g) => g.items);

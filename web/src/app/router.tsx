@@ -5,7 +5,6 @@
  */
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { lazyPage as page } from './lazy-page';
-import { PLACEHOLDERS } from './nav';
 import { queryClient } from './query-client';
 import { RouteError } from './RouteError';
 
@@ -34,7 +33,20 @@ export const router = createBrowserRouter([
       { path: 'history', lazy: page(() => import('../pages/history/HistoryPage')) },
       { path: 'history/:batchId', lazy: page(() => import('../pages/history/BatchPage')) },
       { path: 'retries', lazy: page(() => import('../pages/history/RetriesPage')) },
-      ...PLACEHOLDERS.map((p) => ({ path: p.path.slice(1), lazy: page(() => import('../pages/placeholder/PlaceholderPage')) })),
+      { path: 'servers/:serverId/files', lazy: page(() => import('../pages/remote-files/RemoteFilesPage')) },
+      { path: 'staging/*', lazy: page(() => import('../pages/staging/StagingPage')) },
+      { path: 'tags', lazy: page(() => import('../pages/tags/TagsPage')) },
+      { path: 'schedules/*', lazy: page(() => import('../pages/schedules/SchedulesPage')) },
+      { path: 'scripts/*', lazy: page(() => import('../pages/scripts/ScriptsPage')) },
+      { path: 'alerts/*', lazy: page(() => import('../pages/alerts/AlertsPage')) },
+      { path: 'monitoring', lazy: page(() => import('../pages/monitoring/MonitoringPage')) },
+      { path: 'settings', lazy: page(() => import('../pages/settings/SettingsPage')) },
+      { path: 'notifications', lazy: page(() => import('../pages/notifications/NotificationsPage')) },
+      { path: 'allowlist', lazy: page(() => import('../pages/allowlist/AllowlistPage')) },
+      { path: 'credentials/*', lazy: page(() => import('../pages/credentials/CredentialsPage')) },
+      { path: 'administrators', lazy: page(() => import('../pages/administrators/AdministratorsPage')) },
+      { path: 'account', lazy: page(() => import('../pages/account/AccountPage')) },
+      { path: 'audit/*', lazy: page(() => import('../pages/audit/AuditPage')) },
       { path: '*', element: <Navigate to="/" replace /> },
     ]),
   },

@@ -1,3 +1,18 @@
+import * as remoteFilesArea from './areas/remote-files';
+import * as stagingArea from './areas/staging';
+import * as tagsArea from './areas/tags';
+import * as schedulesArea from './areas/schedules';
+import * as scriptsArea from './areas/scripts';
+import * as alertsArea from './areas/alerts';
+import * as monitoringArea from './areas/monitoring';
+import * as settingsArea from './areas/settings';
+import * as notificationsArea from './areas/notifications';
+import * as allowlistArea from './areas/allowlist';
+import * as credentialsArea from './areas/credentials';
+import * as accountArea from './areas/account';
+import * as auditArea from './areas/audit';
+import type { Translated } from './translated';
+
 /** English: the reference resource. zh-CN must have exactly these keys (a test checks it). */
 export const en = {
   app: { name: 'Fleet Admin', skip: 'Skip to content' },
@@ -151,6 +166,19 @@ export const en = {
       target_busy: 'Another push is writing this target: {{detail}}',
       wallpaper_not_found: 'This wallpaper is not stored.',
       wallpaper_source_failed: 'The wallpaper source failed: {{detail}}',
+      ...remoteFilesArea.codesEn,
+      ...stagingArea.codesEn,
+      ...tagsArea.codesEn,
+      ...schedulesArea.codesEn,
+      ...scriptsArea.codesEn,
+      ...alertsArea.codesEn,
+      ...monitoringArea.codesEn,
+      ...settingsArea.codesEn,
+      ...notificationsArea.codesEn,
+      ...allowlistArea.codesEn,
+      ...credentialsArea.codesEn,
+      ...accountArea.codesEn,
+      ...auditArea.codesEn,
     },
   },
   login: {
@@ -259,18 +287,22 @@ export const en = {
     dirEntries_one: '{{count}} entry', dirEntries_other: '{{count}} entries', emptyDir: 'This directory is empty.',
     paletteOpen: 'Open the command palette',
   },
+  remoteFiles: remoteFilesArea.en,
+  staging: stagingArea.en,
+  tags: tagsArea.en,
+  schedules: schedulesArea.en,
+  scripts: scriptsArea.en,
+  alerts: alertsArea.en,
+  monitoring: monitoringArea.en,
+  settings: settingsArea.en,
+  notifications: notificationsArea.en,
+  allowlist: allowlistArea.en,
+  credentials: credentialsArea.en,
+  account: accountArea.en,
+  audit: auditArea.en,
   placeholder: {
     title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',
   },
 };
 
-type PluralOnly = `${string}_${'zero' | 'one' | 'two' | 'few' | 'many'}`;
-/**
- * Another language's resources: the English keys, but the plural forms other than `_other` are
- * optional, since each language has its own (Chinese has only `_other`; a test checks each has
- * exactly the forms CLDR gives it).
- */
-type Translated<T> = { [K in keyof T as K extends PluralOnly ? never : K]: T[K] extends string ? string : Translated<T[K]> } & {
-  [K in keyof T as K extends PluralOnly ? K : never]?: string;
-};
 export type Resources = Translated<typeof en>;

@@ -1,5 +1,19 @@
 /** 简体中文：与 en 的键完全一致（有测试检查）。 */
 import type { Resources } from './en';
+import * as remoteFilesArea from './areas/remote-files';
+import * as stagingArea from './areas/staging';
+import * as tagsArea from './areas/tags';
+import * as schedulesArea from './areas/schedules';
+import * as scriptsArea from './areas/scripts';
+import * as alertsArea from './areas/alerts';
+import * as monitoringArea from './areas/monitoring';
+import * as settingsArea from './areas/settings';
+import * as notificationsArea from './areas/notifications';
+import * as allowlistArea from './areas/allowlist';
+import * as credentialsArea from './areas/credentials';
+import * as accountArea from './areas/account';
+import * as auditArea from './areas/audit';
+
 
 export const zhCN: Resources = {
   app: { name: 'Fleet Admin 机群管理', skip: '跳到正文' },
@@ -152,6 +166,19 @@ export const zhCN: Resources = {
       target_busy: '另一次推送正在写入此目标：{{detail}}',
       wallpaper_not_found: '未存储该壁纸。',
       wallpaper_source_failed: '壁纸来源出错：{{detail}}',
+      ...remoteFilesArea.codesZhCN,
+      ...stagingArea.codesZhCN,
+      ...tagsArea.codesZhCN,
+      ...schedulesArea.codesZhCN,
+      ...scriptsArea.codesZhCN,
+      ...alertsArea.codesZhCN,
+      ...monitoringArea.codesZhCN,
+      ...settingsArea.codesZhCN,
+      ...notificationsArea.codesZhCN,
+      ...allowlistArea.codesZhCN,
+      ...credentialsArea.codesZhCN,
+      ...accountArea.codesZhCN,
+      ...auditArea.codesZhCN,
     },
   },
   login: {
@@ -260,6 +287,19 @@ export const zhCN: Resources = {
     dirEntries_other: '{{count}} 项', emptyDir: '此目录为空。',
     paletteOpen: '打开命令面板',
   },
+  remoteFiles: remoteFilesArea.zhCN,
+  staging: stagingArea.zhCN,
+  tags: tagsArea.zhCN,
+  schedules: schedulesArea.zhCN,
+  scripts: scriptsArea.zhCN,
+  alerts: alertsArea.zhCN,
+  monitoring: monitoringArea.zhCN,
+  settings: settingsArea.zhCN,
+  notifications: notificationsArea.zhCN,
+  allowlist: allowlistArea.zhCN,
+  credentials: credentialsArea.zhCN,
+  account: accountArea.zhCN,
+  audit: auditArea.zhCN,
   placeholder: {
     title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',
   },

@@ -2,13 +2,13 @@
 import { Anchor, Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { PLACEHOLDERS } from '../../app/nav';
+import { NAV_ITEMS } from '../../app/nav';
 import { Page } from '../../components/Page';
 
 export default function PlaceholderPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const item = PLACEHOLDERS.find((p) => p.path === pathname);
+  const item = NAV_ITEMS.find((p) => p.path !== '/' && pathname.startsWith(p.path));
   const title = item ? t(`nav.${item.key}`) : pathname;
   return (
     <Page title={title}>
