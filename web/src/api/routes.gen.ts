@@ -465,16 +465,13 @@ export interface ApiRoutes {
       name: string;
       source_path?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 5000
-       */
       server_ids?: number[] | null;
-      run_mode?: ('once' | 'cron') | {};
+      run_mode?: ('once' | 'cron') | ({} | null);
       cron_expr?: string | null;
       fire_at?: string | null;
-      sync_mode?: ('incremental' | 'full' | 'checksum') | {};
+      sync_mode?: ('incremental' | 'full' | 'checksum') | ({} | null);
       enabled?: boolean | null;
-      schedule_type?: ('push' | 'script') | {};
+      schedule_type?: ('push' | 'script') | ({} | null);
       script_id?: number | null;
       script_content?: string | null;
       exec_timeout?: number | null;
@@ -510,16 +507,13 @@ export interface ApiRoutes {
       name?: string;
       source_path?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 5000
-       */
       server_ids?: number[] | null;
-      run_mode?: ('once' | 'cron') | {};
+      run_mode?: ('once' | 'cron') | ({} | null);
       cron_expr?: string | null;
       fire_at?: string | null;
-      sync_mode?: ('incremental' | 'full' | 'checksum') | {};
+      sync_mode?: ('incremental' | 'full' | 'checksum') | ({} | null);
       enabled?: boolean | null;
-      schedule_type?: ('push' | 'script') | {};
+      schedule_type?: ('push' | 'script') | ({} | null);
       script_id?: number | null;
       script_content?: string | null;
       exec_timeout?: number | null;
@@ -664,9 +658,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -687,9 +678,6 @@ export interface ApiRoutes {
       private_key?: string | null;
       password?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 50
-       */
       tags?: string[] | null;
       host_key_fingerprint?: string | null;
       current_password?: string;
@@ -712,9 +700,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -745,9 +730,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -770,9 +752,6 @@ export interface ApiRoutes {
       private_key?: string | null;
       password?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 50
-       */
       tags?: string[] | null;
       host_key_fingerprint?: string | null;
       current_password?: string;
@@ -795,9 +774,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -847,9 +823,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -928,9 +901,6 @@ export interface ApiRoutes {
         ssh_status: 'reachable' | 'failing' | 'never';
         ssh_last_ok_at: string | null;
         ssh_last_error_at: string | null;
-        /**
-         * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-         */
         ssh_last_error: string | null;
         ssh_failing_since: string | null;
         created_at: string;
@@ -997,7 +967,7 @@ export interface ApiRoutes {
     };
     query: never;
     body: {
-      value: string | number | boolean | {};
+      value: string | number | boolean | ({} | null);
     };
     reply: {
       key: string;
@@ -1439,7 +1409,7 @@ export interface ApiRoutes {
     params: never;
     query: never;
     body: {
-      server_id?: (0 | number) | {};
+      server_id?: (0 | number) | ({} | null);
       path?: string;
     };
     reply: {
