@@ -8,6 +8,9 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import { mount, type Feature } from '../../platform/feature.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
 import type { ServersService } from '../servers/index.js';
+import { ScriptJournal } from './script-journal.js';
+import { ScriptRunner } from './script-runner.js';
+import { ScriptRunsRepository } from './script-runs.repository.js';
 import { ScriptsRepository } from './scripts.repository.js';
 import { scriptsRoutes } from './scripts.routes.js';
 import { ScriptsService } from './scripts.service.js';
@@ -25,7 +28,10 @@ export interface ScriptsModuleDeps {
 }
 
 export function createScriptsModule(d: ScriptsModuleDeps) {
-  const scripts = new ScriptsService({ ...d, repo: new ScriptsRepository(d.db) });
+  const runs = new ScriptRunsRepository(d.db);
+  const journal = new ScriptJournal({ repo: runs, events: d.events, log: d.log });
+  const runner = new ScriptRunner({ runs, journal, ssh: d.ssh, servers: d.servers, log: d.log });
+  const scripts = new ScriptsService({ ...d, repo: new ScriptsRepository(d.db), runs, runner, journal });
   const feature: Feature = { name: 'scripts', routes: [mount('/api/scripts', scriptsRoutes, { scripts })] };
   return { scripts, feature };
 }
