@@ -62,6 +62,10 @@ export function runStatusOf(servers: ScriptRunServer[]): Exclude<RunStatus, 'run
   return ok === servers.length ? 'success' : ok === 0 ? 'failed' : 'partial';
 }
 
+const pendingServer = (m: { id: number; row: ServerRow | null }): ScriptRunServer => ({
+  server_id: m.id, server_name: m.row?.name ?? null, status: 'pending', exit_code: null, duration_ms: null, error: null, stdout: '', stderr: '',
+});
+
 export class ScriptRunner {
   constructor(private readonly d: RunnerDeps) {}
 
@@ -78,10 +82,9 @@ export class ScriptRunner {
         }),
       })),
     );
-    const startedAt = nowIso();
     await this.d.runs.create({
       run_id: runId, label: plan.label.slice(0, 200), script_id: plan.scriptId, schedule_id: plan.scheduleId ?? null, operator: actor.username,
-      server_ids: JSON.stringify(ids), status: 'running', total: ids.length, started_at: startedAt,
+      server_ids: JSON.stringify(ids), status: 'running', total: ids.length, started_at: nowIso(), results: JSON.stringify(members.map(pendingServer)),
     });
     void this.d.journal.record(runId, {
       type: 'script_started', label: plan.label, script_id: plan.scriptId, operator: actor.username, total: ids.length,
@@ -93,9 +96,7 @@ export class ScriptRunner {
 
   /** Runs a started run to its end; resolves with every server's result, in the request's order. */
   async execute(run: StartedRun): Promise<{ servers: ScriptRunServer[]; status: RunStatus; durationMs: number }> {
-    const servers: ScriptRunServer[] = run.members.map((m) => ({
-      server_id: m.id, server_name: m.row?.name ?? null, status: 'pending', exit_code: null, duration_ms: null, error: null, stdout: '', stderr: '',
-    }));
+    const servers: ScriptRunServer[] = run.members.map(pendingServer);
     // Results are saved one write at a time, each with every result so far.
     let saving = Promise.resolve();
     const save = () => {

@@ -14,7 +14,7 @@ export interface RunFilter {
 export class ScriptRunsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(row: Omit<ScriptRunRow, 'id' | 'succeeded' | 'failed' | 'results' | 'finished_at' | 'duration_ms'>): Promise<void> {
+  async create(row: Omit<ScriptRunRow, 'id' | 'succeeded' | 'failed' | 'finished_at' | 'duration_ms'>): Promise<void> {
     await this.db.insertInto('script_runs').values(row).execute();
   }
 
