@@ -12,7 +12,7 @@ import { en, t, zhCN } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
 
 const e2e = setupE2E();
-const LINES = 10;
+const LINES = 16;
 const EXPECTED = Array.from({ length: LINES }, (_, i) => `line ${i + 1}\n`).join('');
 
 async function createServer(token: string, name: string, tag: string): Promise<{ id: number; name: string }> {
@@ -89,10 +89,9 @@ describe.each(WIDTHS)('scripts at %s', (viewport) => {
     await page.screenshot({ path: `/tmp/scripts-${viewport}-live.png`, fullPage: true });
 
     // A reload mid-run: the page replays what it missed and carries on live.
-    await page.reload();
-    await expect.poll(() => outText(page, alpha.name), { timeout: 20_000 }).toContain('line');
     const run = await e2e.svc.api<{ status: string }>('GET', `/api/scripts/runs/${runId}`, undefined, { token });
-    expect(run.body.status).toBe('running'); // the reload really happened mid-run
+    expect(run.body.status).toBe('running'); // the reload really happens mid-run
+    await page.reload();
     await page.getByText(t(en, 'scripts.failedOf', { failed: 0, count: 2 })).waitFor();
     for (const s of [alpha, beta]) {
       await expect.poll(() => outText(page, s.name), { timeout: 30_000 }).toBe(EXPECTED);
@@ -137,14 +136,14 @@ describe.each(WIDTHS)('scripts at %s', (viewport) => {
     const link = (id: string) => history.locator(`a[href="/scripts/runs/${id}"]`);
     await expect.poll(() => link(runId).count()).toBe(1);
     await expect.poll(() => link(failedRunId).count()).toBe(1);
-    await page.getByRole('textbox', { name: t(en, 'scripts.status') }).click();
+    await page.getByRole('combobox', { name: t(en, 'scripts.status') }).click();
     await page.getByRole('option', { name: t(en, 'status.failed'), exact: true }).click();
     await page.waitForURL(/status=failed/);
     await expect.poll(() => link(failedRunId).count()).toBe(1);
     await expect.poll(() => link(runId).count()).toBe(0);
     await expectAccessible(page);
     await page.screenshot({ path: `/tmp/scripts-${viewport}-history.png`, fullPage: true });
-    await page.getByRole('textbox', { name: t(en, 'scripts.status') }).click();
+    await page.getByRole('combobox', { name: t(en, 'scripts.status') }).click();
     await page.getByRole('option', { name: t(en, 'status.success'), exact: true }).click();
     await expect.poll(() => link(runId).count()).toBe(1);
     await expect.poll(() => link(failedRunId).count()).toBe(0);

@@ -63,4 +63,10 @@ export class ScriptRunsRepository {
       .limit(limit)
       .execute();
   }
+
+  /** Drops run messages older than `before` (the run rows, with each server's output tails, stay). */
+  async deleteEventsOlderThan(before: string): Promise<number> {
+    const r = await this.db.deleteFrom('script_run_events').where('created_at', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }

@@ -4,7 +4,7 @@
  * output as it arrives (stderr in red). Reloading the page replays the run's journal, so the
  * output is the same, without gaps or doubles.
  */
-import { Accordion, ActionIcon, Alert, Anchor, Button, CopyButton, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Accordion, ActionIcon, Alert, Anchor, Box, Button, CopyButton, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconCopy, IconFold, IconFoldDown } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,17 +39,23 @@ function Output({ s }: { s: ServerRun }) {
   const name = s.server_name ?? t('scripts.unknownServer', { id: s.server_id });
   return (
     <Stack gap={4}>
-      <Group justify="flex-end" gap={4}>
+      <Box pos="relative">
         <CopyButton value={outputText(s)} timeout={1500}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? t('common.copied') : t('common.copy')} withArrow>
-              <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={t('scripts.copyOutput', { server: name })} size={40}>
+              <ActionIcon
+                variant="default"
+                color={copied ? 'teal' : 'gray'}
+                onClick={copy}
+                aria-label={t('scripts.copyOutput', { server: name })}
+                size={40}
+                style={{ position: 'absolute', top: 4, right: 4, zIndex: 1 }}
+              >
                 {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
               </ActionIcon>
             </Tooltip>
           )}
         </CopyButton>
-      </Group>
       <pre
         ref={box}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
@@ -63,7 +69,7 @@ function Output({ s }: { s: ServerRun }) {
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
         }}
         style={{
-          margin: 0, padding: 8, maxHeight: 360, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12,
+          margin: 0, padding: 8, paddingRight: 52, minHeight: 48, maxHeight: 360, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12,
           fontFamily: 'var(--mantine-font-family-monospace)', background: 'var(--mantine-color-default-hover)', borderRadius: 4,
         }}
       >
@@ -79,6 +85,7 @@ function Output({ s }: { s: ServerRun }) {
           ),
         )}
       </pre>
+      </Box>
       {s.truncated && (
         <Text size="xs" c="dimmed">
           {t('scripts.truncated')}
