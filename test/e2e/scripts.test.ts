@@ -67,6 +67,11 @@ describe.each(WIDTHS)('scripts at %s', (viewport) => {
     const scriptName = `lines-${viewport}`;
     await page.getByRole('textbox', { name: t(en, 'scripts.name') }).fill(scriptName);
     await typeScript(page, `for i in $(seq 1 ${LINES}); do echo "line $i"; sleep 0.5; done`);
+    // Tab leaves the editor for the next control (the editor does not trap it), and Shift+Tab comes back.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('.cm-editor') === null)).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(t(en, 'scripts.content'));
     await page.getByRole('button', { name: t(en, 'common.save') }).click();
     await page.getByText(t(en, 'scripts.saved')).waitFor();
     await page.waitForURL(/\/scripts\?script=\d+/);

@@ -17,6 +17,7 @@ import { formatDuration } from '../../i18n/format';
 import { outputText, type ServerRun, useRunStream } from './run-stream';
 import { runLabel, serverErrorText } from './run-text';
 
+const OPEN_ALL_UP_TO = 20;
 const RANK: Record<string, number> = { failed: 0, running: 1, pending: 2, success: 3 };
 
 function Output({ s }: { s: ServerRun }) {
@@ -132,7 +133,8 @@ export function RunView() {
     return run.status === 'running' ? list : [...list].sort((a, b) => (RANK[a.status] ?? 9) - (RANK[b.status] ?? 9));
   }, [run]);
   const allKeys = rows.map((r) => String(r.server_id));
-  const expanded = open ?? allKeys; // every server open until the reader chooses otherwise
+  // Until the reader chooses: every server open on a small run; on a large one, only the failures.
+  const expanded = open ?? (rows.length <= OPEN_ALL_UP_TO ? allKeys : rows.filter((r) => r.status === 'failed').map((r) => String(r.server_id)));
   const failed = rows.filter((r) => r.status === 'failed').length;
   const notFound = error instanceof ApiError && error.status === 404;
 

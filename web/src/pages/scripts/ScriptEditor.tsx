@@ -56,6 +56,8 @@ export function ScriptEditor({ value, onChange, label, describedBy }: { value: s
   const scheme = useRef(new Compartment());
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  // True while the text is replaced from outside (another script opened): not the user's edit.
+  const replacing = useRef(false);
   const dark = useComputedColorScheme('light') === 'dark';
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: created once; value, scheme and label are synced below
@@ -72,7 +74,7 @@ export function ScriptEditor({ value, onChange, label, describedBy }: { value: s
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': label, ...(describedBy ? { 'aria-describedby': describedBy } : {}) }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) onChangeRef.current(u.state.doc.toString());
+            if (u.docChanged && !replacing.current) onChangeRef.current(u.state.doc.toString());
           }),
         ],
       }),
@@ -91,7 +93,13 @@ export function ScriptEditor({ value, onChange, label, describedBy }: { value: s
   // A different script was opened (or saved back): replace the text without echoing it as an edit.
   useEffect(() => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    if (!v || v.state.doc.toString() === value) return;
+    replacing.current = true;
+    try {
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    } finally {
+      replacing.current = false;
+    }
   }, [value]);
 
   return <div ref={host} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }} data-testid="script-editor" />;
