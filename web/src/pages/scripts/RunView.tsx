@@ -163,9 +163,11 @@ export function RunView() {
               <StatusBadge status={run.status} size="md" />
             </Group>
             <Group gap="md" wrap="wrap">
-              <Text size="sm" fw={600} aria-live="polite" data-testid="run-summary">
-                {t('scripts.failedOf', { failed, count: rows.length })}
-              </Text>
+              {rows.length > 0 && (
+                <Text size="sm" fw={600} aria-live="polite" data-testid="run-summary">
+                  {t('scripts.failedOf', { failed, count: rows.length })}
+                </Text>
+              )}
               {run.operator && (
                 <Text size="sm" c="dimmed">
                   {t('scripts.startedBy', { operator: run.operator })}
