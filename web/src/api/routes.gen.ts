@@ -622,18 +622,156 @@ export interface ApiRoutes {
       script_id?: number | null;
       script_content?: string | null;
       timeout?: number;
+      async?: boolean;
     };
+    reply:
+      | {
+          run_id: string;
+          results: {
+            server_id: number;
+            server_name: string | null;
+            exit_code: number | null;
+            stdout: string;
+            stderr: string;
+            duration_ms: number;
+            error: string | null;
+          }[];
+        }
+      | {
+          run_id: string;
+          status: 'running';
+        };
+  };
+  'GET /api/scripts/runs': {
+    params: never;
+    query: {
+      status?: 'running' | 'success' | 'partial' | 'failed';
+      from?: string;
+      to?: string;
+      limit?: number;
+      offset?: number;
+    };
+    body: never;
+    reply: {
+      items: {
+        run_id: string;
+        label: string;
+        script_id: number | null;
+        schedule_id: number | null;
+        operator: string;
+        status: 'running' | 'success' | 'partial' | 'failed';
+        total: number;
+        succeeded: number;
+        failed: number;
+        server_ids: number[];
+        started_at: string;
+        finished_at: string | null;
+        duration_ms: number | null;
+      }[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
+  };
+  'GET /api/scripts/runs/{run_id}': {
+    params: {
+      run_id: string;
+    };
+    query: never;
+    body: never;
     reply: {
       run_id: string;
-      results: {
+      label: string;
+      script_id: number | null;
+      schedule_id: number | null;
+      operator: string;
+      status: 'running' | 'success' | 'partial' | 'failed';
+      total: number;
+      succeeded: number;
+      failed: number;
+      server_ids: number[];
+      started_at: string;
+      finished_at: string | null;
+      duration_ms: number | null;
+      servers: {
         server_id: number;
         server_name: string | null;
+        status: 'pending' | 'running' | 'success' | 'failed';
         exit_code: number | null;
+        duration_ms: number | null;
+        error: string | null;
         stdout: string;
         stderr: string;
-        duration_ms: number;
-        error: string | null;
       }[];
+    };
+  };
+  'GET /api/scripts/runs/{run_id}/events': {
+    params: {
+      run_id: string;
+    };
+    query: {
+      after?: number;
+      limit?: number;
+    };
+    body: never;
+    reply: {
+      run_id: string;
+      status: 'running' | 'success' | 'partial' | 'failed';
+      events: (
+        | {
+            type: 'script_started';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            label: string;
+            script_id: number | null;
+            operator: string;
+            total: number;
+            servers: {
+              server_id: number;
+              server_name: string | null;
+            }[];
+          }
+        | {
+            type: 'script_progress';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            server_id: number;
+            server_name: string | null;
+            status: 'running' | 'finished' | 'failed';
+            exit_code?: number | null;
+            error?: string | null;
+            duration_ms?: number;
+            stdout?: string;
+            stderr?: string;
+          }
+        | {
+            type: 'script_output';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            server_id: number;
+            stream: 'stdout' | 'stderr';
+            data: string;
+            truncated?: boolean;
+          }
+        | {
+            type: 'script_complete';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            label: string;
+            script_id: number | null;
+            status: 'success' | 'partial' | 'failed';
+            total: number;
+            succeeded: number;
+            failed: number;
+            duration_ms: number;
+          }
+      )[];
+      last_seq: number;
+      more: boolean;
     };
   };
   'GET /api/servers': {
