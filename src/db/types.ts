@@ -116,6 +116,25 @@ export interface SchedulesTable {
   created_at: string;
 }
 
+/** One firing of a schedule (see migration 20261126T1701-schedule-runs). */
+export interface ScheduleRunsTable {
+  id: Id;
+  schedule_id: number;
+  schedule_type: string;
+  /** The match or fire time the run was owed for. */
+  slot: string;
+  started_at: string;
+  finished_at: string | null;
+  /** running, success, partial, failed or cancelled. */
+  status: string;
+  batch_id: string | null;
+  run_id: string | null;
+  total: Generated<number>;
+  succeeded: Generated<number>;
+  failed: Generated<number>;
+  error: string | null;
+}
+
 export interface AlertLogTable {
   id: Id;
   server_id: number;
@@ -229,6 +248,7 @@ export interface Database {
   ssh_key_presets: SshKeyPresetsTable;
   scripts: ScriptsTable;
   schedules: SchedulesTable;
+  schedule_runs: ScheduleRunsTable;
   alert_log: AlertLogTable;
   retry_jobs: RetryJobsTable;
   push_batches: PushBatchesTable;
@@ -249,6 +269,7 @@ export type PasswordPresetRow = Selectable<PasswordPresetsTable>;
 export type SshKeyPresetRow = Selectable<SshKeyPresetsTable>;
 export type ScriptRow = Selectable<ScriptsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;
+export type ScheduleRunRow = Selectable<ScheduleRunsTable>;
 export type AlertRow = Selectable<AlertLogTable>;
 export type RetryJobRow = Selectable<RetryJobsTable>;
 export type PushBatchRow = Selectable<PushBatchesTable>;
