@@ -81,6 +81,11 @@ export const en = {
     save: 'Save schedule',
     create: 'Create schedule',
   },
+  picker: {
+    nextMonth: 'Next month', previousMonth: 'Previous month', nextYear: 'Next year', previousYear: 'Previous year',
+    nextDecade: 'Next decade', previousDecade: 'Previous decade', monthLevel: 'Choose the month', yearLevel: 'Choose the year',
+    hours: 'Hours', minutes: 'Minutes', confirm: 'Confirm the date and time',
+  },
   runs: {
     empty: 'This schedule has not run yet.',
     started: 'Started',
@@ -172,6 +177,11 @@ export const zhCN: Translated<typeof en> = {
     enabled: '启用',
     save: '保存定时任务',
     create: '创建定时任务',
+  },
+  picker: {
+    nextMonth: '下个月', previousMonth: '上个月', nextYear: '下一年', previousYear: '上一年',
+    nextDecade: '后十年', previousDecade: '前十年', monthLevel: '选择月份', yearLevel: '选择年份',
+    hours: '小时', minutes: '分钟', confirm: '确认日期和时间',
   },
   runs: {
     empty: '该定时任务还没有运行过。',

@@ -191,6 +191,15 @@ export function ScheduleForm({ schedule }: { schedule?: ScheduleView }) {
                   required
                   clearable
                   popoverProps={{ withinPortal: true }}
+                  minDate={shanghaiWallClock(new Date().toISOString())?.slice(0, 10)}
+                  ariaLabels={{
+                    nextMonth: t('schedules.picker.nextMonth'), previousMonth: t('schedules.picker.previousMonth'),
+                    nextYear: t('schedules.picker.nextYear'), previousYear: t('schedules.picker.previousYear'),
+                    nextDecade: t('schedules.picker.nextDecade'), previousDecade: t('schedules.picker.previousDecade'),
+                    monthLevelControl: t('schedules.picker.monthLevel'), yearLevelControl: t('schedules.picker.yearLevel'),
+                  }}
+                  timePickerProps={{ hoursInputLabel: t('schedules.picker.hours'), minutesInputLabel: t('schedules.picker.minutes'), format: '24h' }}
+                  submitButtonProps={{ 'aria-label': t('schedules.picker.confirm') }}
                   {...form.getInputProps('fire_at')}
                   style={{ maxWidth: 320 }}
                 />
