@@ -83,7 +83,7 @@ export const en = {
   },
   picker: {
     nextMonth: 'Next month', previousMonth: 'Previous month', nextYear: 'Next year', previousYear: 'Previous year',
-    nextDecade: 'Next decade', previousDecade: 'Previous decade', monthLevel: 'Choose the month', yearLevel: 'Choose the year',
+    nextDecade: 'Next decade', previousDecade: 'Previous decade',
     hours: 'Hours', minutes: 'Minutes', confirm: 'Confirm the date and time',
   },
   runs: {
@@ -180,7 +180,7 @@ export const zhCN: Translated<typeof en> = {
   },
   picker: {
     nextMonth: '下个月', previousMonth: '上个月', nextYear: '下一年', previousYear: '上一年',
-    nextDecade: '后十年', previousDecade: '前十年', monthLevel: '选择月份', yearLevel: '选择年份',
+    nextDecade: '后十年', previousDecade: '前十年',
     hours: '小时', minutes: '分钟', confirm: '确认日期和时间',
   },
   runs: {

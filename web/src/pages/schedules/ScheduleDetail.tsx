@@ -75,11 +75,15 @@ export function DeleteScheduleDialog({ schedule, onClose, onDeleted }: { schedul
   const client = useQueryClient();
   const remove = useMutation({
     mutationFn: (id: number) => schedulesApi.remove(id),
-    onSuccess: async () => {
+    onSuccess: async (_, id) => {
       onClose();
+      // Gone from the cached list first, so no view asks for the deleted schedule's runs (a 404).
+      client.setQueryData(scheduleQueries.list().queryKey, (old) => old?.filter((x) => x.id !== id));
+      await client.cancelQueries({ queryKey: ['schedules', 'runs', id] });
+      client.removeQueries({ queryKey: ['schedules', 'runs', id] });
       onDeleted?.();
-      await client.invalidateQueries({ queryKey: scheduleQueries.all });
       notifications.show({ color: 'teal', message: t('schedules.deleted') });
+      await client.invalidateQueries({ queryKey: scheduleQueries.list().queryKey });
     },
     onError: (err) => notifications.show({ color: 'red', title: t('errors.title'), message: errorText(err, t) }),
   });

@@ -114,6 +114,8 @@ export function ScheduleForm({ schedule }: { schedule?: ScheduleView }) {
   const save = useStartWork({
     work: (key, body: CreateScheduleBody) => (schedule ? schedulesApi.update(schedule.id, body) : schedulesApi.create(body, key)),
     onSuccess: async (saved) => {
+      // The saved schedule goes into the cached list at once: its page must not wait for a refetch.
+      client.setQueryData(scheduleQueries.list().queryKey, (old) => [...(old ?? []).filter((x) => x.id !== saved.id), saved].sort((a, b) => a.id - b.id));
       await client.invalidateQueries({ queryKey: scheduleQueries.all });
       notifications.show({ color: 'teal', message: t('schedules.saved') });
       void navigate(`/schedules/${saved.id}`);
@@ -189,14 +191,17 @@ export function ScheduleForm({ schedule }: { schedule?: ScheduleView }) {
                   placeholder={t('schedules.form.fireAtPlaceholder')}
                   valueFormat="YYYY-MM-DD HH:mm"
                   required
-                  clearable
-                  popoverProps={{ withinPortal: true }}
+                  // A modal, not a popover: it has a title (the dialog's name) and suits phones.
+                  dropdownType="modal"
+                  modalProps={{ title: t('schedules.form.fireAt'), centered: true }}
+                  // Mantine's red weekends and grey outside days are below 4.5:1: plain days only.
+                  weekendDays={[]}
+                  hideOutsideDates
                   minDate={shanghaiWallClock(new Date().toISOString())?.slice(0, 10)}
                   ariaLabels={{
                     nextMonth: t('schedules.picker.nextMonth'), previousMonth: t('schedules.picker.previousMonth'),
                     nextYear: t('schedules.picker.nextYear'), previousYear: t('schedules.picker.previousYear'),
                     nextDecade: t('schedules.picker.nextDecade'), previousDecade: t('schedules.picker.previousDecade'),
-                    monthLevelControl: t('schedules.picker.monthLevel'), yearLevelControl: t('schedules.picker.yearLevel'),
                   }}
                   timePickerProps={{ hoursInputLabel: t('schedules.picker.hours'), minutesInputLabel: t('schedules.picker.minutes'), format: '24h' }}
                   submitButtonProps={{ 'aria-label': t('schedules.picker.confirm') }}
