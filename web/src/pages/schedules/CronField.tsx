@@ -32,7 +32,7 @@ export function CronField({ value, onChange, error, touched }: { value: string; 
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
         error={problem ? t(problem) : error}
-        ff="monospace"
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         autoComplete="off"
         spellCheck={false}
         required

@@ -227,7 +227,7 @@ export function ScheduleForm({ schedule }: { schedule?: ScheduleView }) {
                 )}
                 {form.errors.source_path && <Text size="sm" c="var(--mantine-color-error)" role="alert">{form.errors.source_path}</Text>}
                 <Group grow wrap="wrap" align="flex-start">
-                  <TextInput label={t('schedules.form.targetPath')} description={t('schedules.form.targetHelp')} ff="monospace" {...form.getInputProps('target_path')} style={{ minWidth: 220 }} />
+                  <TextInput label={t('schedules.form.targetPath')} description={t('schedules.form.targetHelp')} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} {...form.getInputProps('target_path')} style={{ minWidth: 220 }} />
                   <Select
                     label={t('schedules.form.syncMode')}
                     data={SYNC_MODES.map((m) => ({ value: m, label: syncModeLabel(m, t) }))}
@@ -260,7 +260,7 @@ export function ScheduleForm({ schedule }: { schedule?: ScheduleView }) {
                     {...form.getInputProps('script_id')}
                   />
                 ) : (
-                  <Textarea label={t('schedules.form.content')} autosize minRows={4} maxRows={16} required styles={{ input: { fontFamily: 'monospace' } }} spellCheck={false} {...form.getInputProps('script_content')} />
+                  <Textarea label={t('schedules.form.content')} autosize minRows={4} maxRows={16} required styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} spellCheck={false} {...form.getInputProps('script_content')} />
                 )}
                 <Group wrap="wrap" align="flex-end">
                   <NumberInput label={t('schedules.form.execTimeout')} min={1} max={86_400} disabled={v.long_task} {...form.getInputProps('exec_timeout')} style={{ maxWidth: 200 }} />
