@@ -18,6 +18,8 @@ const stagingRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-sched-'));
 const e2e = setupE2E({ env: { STAGING_PREFIX: `${stagingRoot}/up_` } });
 const srcDir = path.join(stagingRoot, 'up_sched');
 const targetDir = () => path.join(e2e.sshd.homeDir, `e2e-sched-${process.pid}-${path.basename(stagingRoot)}`);
+/** Two cores shared by several suites: a save and its navigation can take seconds. */
+const SLOW = { timeout: 15_000 };
 let token = '';
 let server = { id: 0, name: '' };
 
@@ -58,9 +60,9 @@ const idOf = (page: Page) => Number(new URL(page.url()).pathname.split('/')[2]);
 
 async function openNew(page: Page): Promise<void> {
   await page.goto('/schedules');
-  await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'schedules.title'));
+  await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(t(en, 'schedules.title'));
   await page.getByRole('link', { name: t(en, 'schedules.add') }).first().click();
-  await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'schedules.form.newTitle'));
+  await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(t(en, 'schedules.form.newTitle'));
 }
 
 /** A SegmentedControl option (a radio whose input is visually hidden: its label takes the click). */
@@ -100,7 +102,7 @@ describe.each(WIDTHS)('schedules at %s', (viewport) => {
     await page.getByRole('radio', { name: srcDir }).check();
     await pickServer(page);
     await page.getByRole('button', { name: t(en, 'schedules.form.create') }).click();
-    await expect.poll(() => mainHeading(page).textContent()).toBe(name);
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(name);
     const saved = await byName(name);
     expect(saved).toMatchObject({ cron_expr: '0 9 * * *', enabled: true, schedule_type: 'push' });
     // The browser's preview is the service's answer.
@@ -134,7 +136,7 @@ describe.each(WIDTHS)('schedules at %s', (viewport) => {
     await page.getByRole('button', { name: t(en, 'schedules.picker.confirm') }).click();
     await pickServer(page);
     await page.getByRole('button', { name: t(en, 'schedules.form.create') }).click();
-    await expect.poll(() => mainHeading(page).textContent()).toBe(name);
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(name);
     const id = idOf(page);
     const saved = await byName(name);
     // 10:30 on the 15th, Asia/Shanghai: 02:30 UTC.
@@ -150,19 +152,19 @@ describe.each(WIDTHS)('schedules at %s', (viewport) => {
     await expect.poll(async () => (await byName(name))?.enabled).toBe(true);
 
     await page.getByRole('link', { name: t(en, 'common.edit') }).click();
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'schedules.form.editTitle'));
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(t(en, 'schedules.form.editTitle'));
     const content = page.getByRole('textbox', { name: t(en, 'schedules.form.content') });
     expect(await content.inputValue()).toBe('echo scheduled');
     await page.getByRole('textbox', { name: t(en, 'schedules.name') }).fill(`${name} edited`);
     await content.fill('echo edited');
     await page.getByRole('button', { name: t(en, 'schedules.form.save') }).click();
-    await expect.poll(() => mainHeading(page).textContent()).toBe(`${name} edited`);
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(`${name} edited`);
     const edited = (await schedules()).find((s) => s.id === id);
     expect(edited).toMatchObject({ name: `${name} edited`, script_content: 'echo edited', fire_at: saved?.fire_at });
 
     await page.getByRole('button', { name: t(en, 'common.delete') }).click();
     await page.getByRole('button', { name: t(en, 'schedules.deleteOf', { name: `${name} edited` }) }).click();
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'schedules.title'));
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(t(en, 'schedules.title'));
     expect((await schedules()).some((s) => s.id === id)).toBe(false);
   });
 
@@ -178,7 +180,7 @@ describe.each(WIDTHS)('schedules at %s', (viewport) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { page } = await e2e.signedIn(viewport);
     await page.goto(`/schedules/${res.body.id}`);
-    await expect.poll(() => mainHeading(page).textContent()).toBe(name);
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(name);
     const history = page.getByRole('table', { name: t(en, 'schedules.historyOf', { name }) });
     await expect.poll(() => history.getByText(t(en, 'status.completed')).count(), { timeout: 30_000 }).toBe(1);
     expect(await history.getByText(t(en, 'schedules.runs.counts', { ok: 1, total: 1 })).count()).toBe(1);
@@ -195,7 +197,7 @@ describe('schedules in dark and in zh-CN', () => {
   it('the list and a schedule page pass axe in dark; the page reads in Chinese', async () => {
     const { page } = await e2e.signedIn('desktop');
     await page.goto('/schedules');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'schedules.title'));
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(t(en, 'schedules.title'));
     await page.getByRole('button', { name: `${t(en, 'header.theme')}: ${t(en, 'header.dark')}` }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
     await expectAccessible(page);
@@ -207,7 +209,7 @@ describe('schedules in dark and in zh-CN', () => {
 
     await page.evaluate(() => localStorage.setItem('fleet.language', 'zh-CN'));
     await page.goto('/schedules');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(zhCN, 'schedules.title'));
+    await expect.poll(() => mainHeading(page).textContent(), SLOW).toBe(t(zhCN, 'schedules.title'));
     await expect.poll(() => page.getByText(t(zhCN, 'schedules.lastResult')).count()).toBeGreaterThan(0);
     await expectAccessible(page);
   });
