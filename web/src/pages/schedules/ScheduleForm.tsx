@@ -67,13 +67,15 @@ function initialValues(s?: ScheduleView): Values {
   };
 }
 
-function toBody(v: Values, serverIds: number[]): CreateScheduleBody {
+function toBody(v: Values, serverIds: number[], before?: ScheduleView): CreateScheduleBody {
   const push = v.schedule_type === 'push';
   const saved = v.script_source === 'saved';
+  // A `once` schedule that follows a cron (made through the API) stays a one-shot when edited here.
+  const onceByCron = before?.run_mode === 'once' && !before.fire_at && v.run_mode === 'cron';
   return {
     name: v.name.trim(),
     schedule_type: v.schedule_type,
-    run_mode: v.run_mode,
+    run_mode: onceByCron ? 'once' : v.run_mode,
     cron_expr: v.run_mode === 'cron' ? v.cron_expr.trim() : null,
     // Shanghai wall-clock text: the service reads a time without an offset as Asia/Shanghai.
     fire_at: v.run_mode === 'once' ? v.fire_at : null,
@@ -131,7 +133,7 @@ export function ScheduleForm({ schedule }: { schedule?: ScheduleView }) {
       setServersError(true);
       return;
     }
-    save.start(toBody(values, [...servers]));
+    save.start(toBody(values, [...servers], schedule));
   });
 
   return (

@@ -18,7 +18,9 @@ export function changesSchedules(m: LiveMessage): boolean {
 
 /** While a run is going or the next one is close, views of schedules poll (the socket may be down). */
 export function pollMs(schedules: ScheduleView[], now = Date.now()): number {
-  const soon = schedules.some((s) => s.last_result?.status === 'running' || (s.next_run !== null && Date.parse(s.next_run) - now < 120_000));
+  // A run still "running" hours later was cut off (a worker stopped mid-run): no reason to poll for it.
+  const running = (s: ScheduleView) => s.last_result?.status === 'running' && now - Date.parse(s.last_result.started_at) < 3_600_000;
+  const soon = schedules.some((s) => running(s) || (s.next_run !== null && Date.parse(s.next_run) - now < 120_000));
   return soon ? 3000 : 30_000;
 }
 
