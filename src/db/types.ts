@@ -144,6 +144,25 @@ export interface SchedulesTable {
   created_at: string;
 }
 
+/** One firing of a schedule (see migration 20261126T1702-schedule-runs). */
+export interface ScheduleRunsTable {
+  id: Id;
+  schedule_id: number;
+  schedule_type: string;
+  /** The match or fire time the run was owed for. */
+  slot: string;
+  started_at: string;
+  finished_at: string | null;
+  /** running, success, partial, failed or cancelled. */
+  status: string;
+  batch_id: string | null;
+  run_id: string | null;
+  total: Generated<number>;
+  succeeded: Generated<number>;
+  failed: Generated<number>;
+  error: string | null;
+}
+
 export interface AlertLogTable {
   id: Id;
   server_id: number;
@@ -259,6 +278,7 @@ export interface Database {
   script_runs: ScriptRunsTable;
   script_run_events: ScriptRunEventsTable;
   schedules: SchedulesTable;
+  schedule_runs: ScheduleRunsTable;
   alert_log: AlertLogTable;
   retry_jobs: RetryJobsTable;
   push_batches: PushBatchesTable;
@@ -280,6 +300,7 @@ export type SshKeyPresetRow = Selectable<SshKeyPresetsTable>;
 export type ScriptRow = Selectable<ScriptsTable>;
 export type ScriptRunRow = Selectable<ScriptRunsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;
+export type ScheduleRunRow = Selectable<ScheduleRunsTable>;
 export type AlertRow = Selectable<AlertLogTable>;
 export type RetryJobRow = Selectable<RetryJobsTable>;
 export type PushBatchRow = Selectable<PushBatchesTable>;

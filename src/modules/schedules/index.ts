@@ -10,6 +10,7 @@ import { mount, type Feature } from '../../platform/feature.js';
 import type { PushService } from '../push/index.js';
 import type { ScriptsService } from '../scripts/index.js';
 import type { StagingPaths } from '../staging/index.js';
+import { ScheduleRunsRepository } from './schedule-runs.repository.js';
 import { SchedulesRepository } from './schedules.repository.js';
 import { schedulesRoutes } from './schedules.routes.js';
 import { SchedulesService } from './schedules.service.js';
@@ -28,7 +29,7 @@ export interface SchedulesModuleDeps {
 }
 
 export function createSchedulesModule(d: SchedulesModuleDeps) {
-  const schedules = new SchedulesService({ ...d, repo: new SchedulesRepository(d.db) });
+  const schedules = new SchedulesService({ ...d, repo: new SchedulesRepository(d.db), runs: new ScheduleRunsRepository(d.db) });
   let stopLoop: (() => Promise<void>) | null = null;
   const feature: Feature = {
     name: 'schedules',

@@ -3,11 +3,12 @@
  * wall-clock time (the operators schedule in Shanghai days); `fire_at` is an instant. A schedule owes a run for a
  * "slot" (the match or fire time); claiming that slot in the database makes each run happen once.
  */
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
 import { BadRequestError } from '../../core/errors.js';
 import type { ScheduleRow } from '../../db/types.js';
+import { checkCron, SCHEDULE_TZ } from './cron-rules.js';
 
-export const SCHEDULE_TZ = 'Asia/Shanghai';
+export { SCHEDULE_TZ };
 /**
  * A cron match missed by more than this (service down, schedule re-enabled much later) is
  * skipped rather than run late; the schedule waits for its next match, as cron itself would.
@@ -17,18 +18,11 @@ export const MISFIRE_GRACE_MS = 10 * 60_000;
 
 type Timing = Pick<ScheduleRow, 'enabled' | 'run_mode' | 'cron_expr' | 'fire_at' | 'last_run_at' | 'created_at'>;
 
-/** Throws a 400 naming the problem; the expression must have exactly five fields. */
+/** Throws a 400 naming the problem (the rules are in cron-rules.ts, shared with the console). */
 export function parseCron(expr: string): Cron {
-  const trimmed = expr.trim();
-  if (trimmed.split(/\s+/).length !== 5) {
-    throw new BadRequestError('Invalid cron_expr: it must have five fields (minute hour day-of-month month day-of-week)', 'cron_invalid');
-  }
-  try {
-    return new Cron(trimmed, { timezone: SCHEDULE_TZ, mode: '5-part', paused: true });
-  } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : 'unparsable';
-    throw new BadRequestError(`Invalid cron_expr: ${why}`, 'cron_invalid');
-  }
+  const c = checkCron(expr);
+  if (!c.ok) throw new BadRequestError(`Invalid cron_expr: ${c.message}`, 'cron_invalid');
+  return c.cron;
 }
 
 function cronOf(expr: string | null): Cron | null {

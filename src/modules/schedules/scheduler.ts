@@ -11,7 +11,9 @@ import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/index.js';
 import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
+import { nowIso } from '../../core/time.js';
 import { dueSlot } from './schedule-timing.js';
+import type { ScheduleRunPatch, ScheduleRunsRepository } from './schedule-runs.repository.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type SchedulesRepository } from './schedules.repository.js';
 
 export const SCHEDULER_ACTOR: Actor = { adminId: null, username: 'scheduler', ip: null };
@@ -29,6 +31,7 @@ export interface ScheduleRunOutcome {
 
 export interface SchedulerDeps {
   repo: SchedulesRepository;
+  runs: ScheduleRunsRepository;
   push: Pick<PushService, 'start'>;
   scripts: Pick<ScriptsService, 'get' | 'runOn'>;
   log: Logger;
@@ -81,6 +84,9 @@ export class Scheduler {
 
   private async fire(row: ScheduleRow, slot: Date): Promise<ScheduleRunOutcome> {
     const base = { schedule_id: row.id, schedule_type: row.schedule_type, slot: slot.toISOString() };
+    const runRow = await this.recordStart(row, base.slot);
+    let outcome: ScheduleRunOutcome;
+    let record: ScheduleRunPatch;
     try {
       if (row.schedule_type === 'script') {
         const content = row.script_id !== null ? (await this.d.scripts.get(row.script_id)).content : (row.script_content ?? '');
@@ -92,22 +98,48 @@ export class Scheduler {
           scriptId: row.script_id,
           scheduleId: row.id,
         });
-        return { ...base, ok: true, run_id: run.run_id };
+        const succeeded = run.results.filter((r) => r.exit_code === 0 && !r.error).length;
+        const total = run.results.length;
+        const status = succeeded === total ? 'completed' : succeeded === 0 ? 'failed' : 'partial';
+        outcome = { ...base, ok: true, run_id: run.run_id };
+        record = { status, run_id: run.run_id, total, succeeded, failed: total - succeeded };
+      } else {
+        const out = await this.d.push.start(SCHEDULER_ACTOR, {
+          server_ids: parseServerIds(row.server_ids),
+          source_path: row.source_path ?? '',
+          target_path: row.target_path,
+          sync_mode: row.sync_mode as SyncMode,
+        });
+        const batch = out.async ? null : out.batch;
+        outcome = { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
+        record = batch
+          ? { status: batch.status, batch_id: batch.batch_id, total: batch.total, succeeded: batch.succeeded, failed: batch.failed }
+          : { status: 'completed', batch_id: out.async ? out.batch_id : null };
       }
-      const out = await this.d.push.start(SCHEDULER_ACTOR, {
-        server_ids: parseServerIds(row.server_ids),
-        source_path: row.source_path ?? '',
-        target_path: row.target_path,
-        sync_mode: row.sync_mode as SyncMode,
-      });
-      const batch = out.async ? null : out.batch;
-      return { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
     } catch (err) {
       const error = errorMessage(err);
       this.d.log.warn({ scheduleId: row.id, err: error }, 'scheduled run failed');
-      return { ...base, ok: false, error };
+      outcome = { ...base, ok: false, error };
+      record = { status: 'failed', error: error.slice(0, 2000) };
     } finally {
       this.inflight.delete(row.id);
     }
+    await this.recordEnd(runRow, record);
+    return outcome;
+  }
+
+  /** The history is a record, not a precondition: a failure to write it never stops the run. */
+  private async recordStart(row: ScheduleRow, slot: string): Promise<number | null> {
+    try {
+      return await this.d.runs.start({ schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: nowIso(), status: 'running' });
+    } catch (err) {
+      this.d.log.warn({ scheduleId: row.id, err }, 'schedule run not recorded');
+      return null;
+    }
+  }
+
+  private async recordEnd(id: number | null, patch: ScheduleRunPatch): Promise<void> {
+    if (id === null) return;
+    await this.d.runs.finish(id, { ...patch, finished_at: nowIso() }).catch((err) => this.d.log.warn({ runId: id, err }, 'schedule run end not recorded'));
   }
 }

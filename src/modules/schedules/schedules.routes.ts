@@ -1,9 +1,9 @@
-import { IdParams, ErrorResponse } from '../../http/schemas.js';
+import { IdParams, ErrorResponse, ValidationErrorResponse } from '../../http/schemas.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdempotencyHeaders } from '../../http/idempotency.js';
 import type { SchedulesService } from './schedules.service.js';
-import { CreateScheduleBody, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
+import { CreateScheduleBody, ScheduleRunsPage, ScheduleRunsQuery, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
 
 /** Push and script schedules, prefix /api/schedules. */
 export const schedulesRoutes: FastifyPluginAsyncTypebox<{ schedules: SchedulesService }> = async (app, { schedules }) => {
@@ -11,6 +11,20 @@ export const schedulesRoutes: FastifyPluginAsyncTypebox<{ schedules: SchedulesSe
   const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
   app.get('/', { schema: { tags, response: { 200: Type.Array(ScheduleView) } } }, async () => schedules.list());
+
+  app.get(
+    '/:id/runs',
+    {
+      schema: {
+        tags,
+        summary: "A schedule's runs, newest first (console)",
+        params: IdParams,
+        querystring: ScheduleRunsQuery,
+        response: { 200: ScheduleRunsPage, 404: ErrorResponse, 422: ValidationErrorResponse },
+      },
+    },
+    async (req) => schedules.runs(req.params.id, req.query),
+  );
 
   app.post(
     '/',

@@ -31,6 +31,40 @@ const optionalFields = Object.fromEntries(
 export const CreateScheduleBody = Type.Object({ name: ScheduleName, ...optionalFields });
 export const UpdateScheduleBody = Type.Object({ name: Type.Optional(ScheduleName), ...optionalFields });
 
+/** How a firing ended: a push takes its batch's status; a script run is `completed` when every server succeeded. */
+export const ScheduleRunStatus = Type.Union([
+  Type.Literal('running'), Type.Literal('completed'), Type.Literal('partial'), Type.Literal('failed'), Type.Literal('cancelled'),
+]);
+
+/** One firing of a schedule: the batch (push) or run (script) it started, its counts, or why it could not start. */
+export const ScheduleRunView = Type.Object({
+  id: Type.Integer(),
+  schedule_id: Type.Integer(),
+  schedule_type: ScheduleType,
+  slot: Type.String({ description: 'the cron match or fire time this run was owed for (ISO 8601, UTC)' }),
+  started_at: Type.String(),
+  finished_at: Nullable(Type.String()),
+  status: ScheduleRunStatus,
+  batch_id: Nullable(Type.String()),
+  run_id: Nullable(Type.String()),
+  total: Type.Integer(),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+  error: Nullable(Type.String()),
+});
+
+export const ScheduleRunsQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+});
+
+export const ScheduleRunsPage = Type.Object({
+  items: Type.Array(ScheduleRunView),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+});
+
 export const ScheduleView = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -50,9 +84,15 @@ export const ScheduleView = Type.Object({
   last_run_at: Nullable(Type.String()),
   next_run: Nullable(Type.String()),
   created_at: Nullable(Type.String()),
+  /** Additive (console): the newest run of this schedule, null before its first. */
+  last_result: Type.Optional(Nullable(ScheduleRunView)),
 });
 export type CreateScheduleBody = Static<typeof CreateScheduleBody>;
 export type UpdateScheduleBody = Static<typeof UpdateScheduleBody>;
 export type ScheduleView = Static<typeof ScheduleView>;
 export type RunMode = Static<typeof RunMode>;
+export type ScheduleRunView = Static<typeof ScheduleRunView>;
+export type ScheduleRunStatus = Static<typeof ScheduleRunStatus>;
+export type ScheduleRunsQuery = Static<typeof ScheduleRunsQuery>;
+export type ScheduleRunsPage = Static<typeof ScheduleRunsPage>;
 export type ScheduleType = Static<typeof ScheduleType>;

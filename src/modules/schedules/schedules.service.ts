@@ -6,14 +6,16 @@ import type { Actor } from '../../core/actor.js';
 import { BadRequestError, NotFoundError, UnprocessableError } from '../../core/errors.js';
 import { refuseFullPushInto } from '../../core/protected-paths.js';
 import { nowIso, parseDateTimeShanghai } from '../../core/time.js';
-import type { ScheduleRow } from '../../db/types.js';
+import type { ScheduleRow, ScheduleRunRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { ScriptsService } from '../scripts/index.js';
 import type { StagingPaths } from '../staging/index.js';
 import { nextRunOf, parseCron } from './schedule-timing.js';
 import { Scheduler, type ScheduleRunOutcome, type SchedulerDeps } from './scheduler.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type NewSchedule, type SchedulesRepository } from './schedules.repository.js';
-import type { CreateScheduleBody, ScheduleView, UpdateScheduleBody } from './schedules.schemas.js';
+import type {
+  CreateScheduleBody, ScheduleRunsPage, ScheduleRunsQuery, ScheduleRunView, ScheduleView, UpdateScheduleBody,
+} from './schedules.schemas.js';
 
 export interface SchedulesDeps extends SchedulerDeps {
   repo: SchedulesRepository;
@@ -25,7 +27,26 @@ export interface SchedulesDeps extends SchedulerDeps {
 /** The stored columns a schedule is made of (everything but id, last_run_at and created_at). */
 type Draft = Omit<NewSchedule, 'last_run_at' | 'created_at'>;
 
-export function toScheduleView(r: ScheduleRow, now = new Date()): ScheduleView {
+export function toRunView(r: ScheduleRunRow): ScheduleRunView {
+  return {
+    id: r.id,
+    schedule_id: r.schedule_id,
+    // The columns only ever hold what the scheduler wrote.
+    schedule_type: r.schedule_type as ScheduleRunView['schedule_type'],
+    slot: r.slot,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    status: r.status as ScheduleRunView['status'],
+    batch_id: r.batch_id,
+    run_id: r.run_id,
+    total: Number(r.total),
+    succeeded: Number(r.succeeded),
+    failed: Number(r.failed),
+    error: r.error,
+  };
+}
+
+export function toScheduleView(r: ScheduleRow, now = new Date(), last?: ScheduleRunRow | null): ScheduleView {
   return {
     id: r.id,
     name: r.name,
@@ -46,6 +67,7 @@ export function toScheduleView(r: ScheduleRow, now = new Date()): ScheduleView {
     last_run_at: r.last_run_at,
     next_run: nextRunOf(r, now),
     created_at: r.created_at,
+    last_result: last ? toRunView(last) : null,
   };
 }
 
@@ -72,7 +94,17 @@ export class SchedulesService {
 
   async list(): Promise<ScheduleView[]> {
     const now = new Date();
-    return (await this.d.repo.list()).map((r) => toScheduleView(r, now));
+    const [rows, latest] = await Promise.all([this.d.repo.list(), this.d.runs.latestBySchedule()]);
+    return rows.map((r) => toScheduleView(r, now, latest.get(r.id)));
+  }
+
+  /** A schedule's firings, newest first, a page at a time. */
+  async runs(id: number, q: ScheduleRunsQuery): Promise<ScheduleRunsPage> {
+    if (!(await this.d.repo.get(id))) throw new NotFoundError('Schedule not found', 'schedule_not_found');
+    const page = q.page ?? 1;
+    const perPage = q.per_page ?? 20;
+    const { items, total } = await this.d.runs.page(id, perPage, (page - 1) * perPage);
+    return { items: items.map(toRunView), total, page, per_page: perPage };
   }
 
   async create(actor: Actor, input: CreateScheduleBody): Promise<ScheduleView> {
@@ -95,13 +127,15 @@ export class SchedulesService {
     const patch = Object.fromEntries(Object.entries(draft).filter(([k, v]) => stored[k as keyof Draft] !== v));
     const row = await this.d.repo.update(id, patch);
     if (!row) throw new NotFoundError('Schedule not found', 'schedule_not_found');
+    const last = await this.d.runs.latestOf(id);
     await this.d.audit.record(actor, 'update_schedule', { type: 'schedule', id, detail: `fields=${Object.keys(patch).join(',')}` });
-    return toScheduleView(row);
+    return toScheduleView(row, new Date(), last);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.d.repo.get(id);
     if (!row || !(await this.d.repo.delete(id))) throw new NotFoundError('Schedule not found', 'schedule_not_found');
+    await this.d.runs.deleteOf(id);
     await this.d.audit.record(actor, 'delete_schedule', { type: 'schedule', id, detail: `name=${row.name}` });
   }
 

@@ -456,6 +456,24 @@ export interface ApiRoutes {
       last_run_at: string | null;
       next_run: string | null;
       created_at: string | null;
+      last_result?: {
+        id: number;
+        schedule_id: number;
+        schedule_type: 'push' | 'script';
+        /**
+         * the cron match or fire time this run was owed for (ISO 8601, UTC)
+         */
+        slot: string;
+        started_at: string;
+        finished_at: string | null;
+        status: 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+        batch_id: string | null;
+        run_id: string | null;
+        total: number;
+        succeeded: number;
+        failed: number;
+        error: string | null;
+      } | null;
     }[];
   };
   'POST /api/schedules': {
@@ -496,6 +514,24 @@ export interface ApiRoutes {
       last_run_at: string | null;
       next_run: string | null;
       created_at: string | null;
+      last_result?: {
+        id: number;
+        schedule_id: number;
+        schedule_type: 'push' | 'script';
+        /**
+         * the cron match or fire time this run was owed for (ISO 8601, UTC)
+         */
+        slot: string;
+        started_at: string;
+        finished_at: string | null;
+        status: 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+        batch_id: string | null;
+        run_id: string | null;
+        total: number;
+        succeeded: number;
+        failed: number;
+        error: string | null;
+      } | null;
     };
   };
   'PUT /api/schedules/{id}': {
@@ -538,6 +574,24 @@ export interface ApiRoutes {
       last_run_at: string | null;
       next_run: string | null;
       created_at: string | null;
+      last_result?: {
+        id: number;
+        schedule_id: number;
+        schedule_type: 'push' | 'script';
+        /**
+         * the cron match or fire time this run was owed for (ISO 8601, UTC)
+         */
+        slot: string;
+        started_at: string;
+        finished_at: string | null;
+        status: 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+        batch_id: string | null;
+        run_id: string | null;
+        total: number;
+        succeeded: number;
+        failed: number;
+        error: string | null;
+      } | null;
     };
   };
   'DELETE /api/schedules/{id}': {
@@ -547,6 +601,39 @@ export interface ApiRoutes {
     query: never;
     body: never;
     reply: void;
+  };
+  'GET /api/schedules/{id}/runs': {
+    params: {
+      id: number;
+    };
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: never;
+    reply: {
+      items: {
+        id: number;
+        schedule_id: number;
+        schedule_type: 'push' | 'script';
+        /**
+         * the cron match or fire time this run was owed for (ISO 8601, UTC)
+         */
+        slot: string;
+        started_at: string;
+        finished_at: string | null;
+        status: 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+        batch_id: string | null;
+        run_id: string | null;
+        total: number;
+        succeeded: number;
+        failed: number;
+        error: string | null;
+      }[];
+      total: number;
+      page: number;
+      per_page: number;
+    };
   };
   'GET /api/scripts': {
     params: never;

@@ -1,0 +1,46 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database, ScheduleRunRow, ScheduleRunsTable } from '../../db/types.js';
+
+export type NewScheduleRun = Omit<Insertable<ScheduleRunsTable>, 'id'>;
+export type ScheduleRunPatch = Omit<Updateable<ScheduleRunsTable>, 'id' | 'schedule_id'>;
+
+/** The record of each firing of a schedule (the table belongs to the schedules module). */
+export class ScheduleRunsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async start(row: NewScheduleRun): Promise<number> {
+    const r = await this.db.insertInto('schedule_runs').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  async finish(id: number, patch: ScheduleRunPatch): Promise<void> {
+    await this.db.updateTable('schedule_runs').set(patch).where('id', '=', id).execute();
+  }
+
+  /** A schedule's runs, newest first. */
+  async page(scheduleId: number, limit: number, offset: number): Promise<{ items: ScheduleRunRow[]; total: number }> {
+    const [items, count] = await Promise.all([
+      this.db.selectFrom('schedule_runs').selectAll().where('schedule_id', '=', scheduleId).orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      this.db.selectFrom('schedule_runs').select((eb) => eb.fn.countAll<string | number>().as('n')).where('schedule_id', '=', scheduleId).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.n) };
+  }
+
+  /** The newest run of each schedule that has one (one query for the whole list). */
+  async latestBySchedule(): Promise<Map<number, ScheduleRunRow>> {
+    const rows = await this.db
+      .selectFrom('schedule_runs')
+      .selectAll()
+      .where('id', 'in', (eb) => eb.selectFrom('schedule_runs').select((e) => e.fn.max('id').as('id')).groupBy('schedule_id'))
+      .execute();
+    return new Map(rows.map((r) => [r.schedule_id, r]));
+  }
+
+  async latestOf(scheduleId: number): Promise<ScheduleRunRow | undefined> {
+    return this.db.selectFrom('schedule_runs').selectAll().where('schedule_id', '=', scheduleId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  }
+
+  async deleteOf(scheduleId: number): Promise<void> {
+    await this.db.deleteFrom('schedule_runs').where('schedule_id', '=', scheduleId).execute();
+  }
+}
