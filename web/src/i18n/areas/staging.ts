@@ -8,6 +8,10 @@ export const en = {};
 
 export const zhCN: Translated<typeof en> = {};
 
-export const codesEn = {};
+export const codesEn = {
+  staging_bulk_criteria: 'Choose the directories to delete, or an age.',
+};
 
-export const codesZhCN: Translated<typeof codesEn> = {};
+export const codesZhCN: Translated<typeof codesEn> = {
+  staging_bulk_criteria: '请选择要删除的目录，或指定天数。',
+};

@@ -8,6 +8,16 @@ export const en = {};
 
 export const zhCN: Translated<typeof en> = {};
 
-export const codesEn = {};
+export const codesEn = {
+  tag_invalid: 'A tag must be 1 to 64 characters, without control characters.',
+  tag_not_found: 'No server carries that tag any more.',
+  tag_unchanged: 'The new name is the same as the old one.',
+  tag_exists: 'Servers already carry that tag. Merge the two tags?',
+};
 
-export const codesZhCN: Translated<typeof codesEn> = {};
+export const codesZhCN: Translated<typeof codesEn> = {
+  tag_invalid: '标签须为 1 到 64 个字符，且不含控制字符。',
+  tag_not_found: '已没有服务器带有该标签。',
+  tag_unchanged: '新名称与原名称相同。',
+  tag_exists: '已有服务器带有该标签。要合并这两个标签吗？',
+};
