@@ -134,7 +134,7 @@ export function StagingBrowser() {
                     <Group gap={6} wrap="nowrap">
                       {e.is_dir ? <IconFolder size={16} aria-hidden style={{ flexShrink: 0 }} /> : <IconFile size={16} aria-hidden style={{ flexShrink: 0 }} />}
                       {e.is_dir ? (
-                        <Anchor component={Link} to={browseLink(joinPath(path, e.name))} size="sm" ff="monospace" aria-label={t('staging.openFolder', { name: e.name })}>
+                        <Anchor component={Link} to={browseLink(joinPath(path, e.name))} size="sm" ff="monospace" aria-label={t('staging.openFolder', { name: `${e.name}/` })}>
                           {e.name}/
                         </Anchor>
                       ) : (

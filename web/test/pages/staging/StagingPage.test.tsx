@@ -50,7 +50,7 @@ describe('StagingPage', () => {
     expect(row.textContent).toContain('2.1 MiB');
     expect(row.textContent).toContain('7 files');
     expect(within(table).getByRole('link', { name: 'Browse svc_upload_hand' }).closest('tr')!.textContent).toContain('3 entries');
-    const push = within(row).getByRole('link', { name: 'Push release-42.zip' });
+    const push = within(row).getByRole('link', { name: 'Push this: release-42.zip' });
     const url = new URL(push.getAttribute('href')!, 'http://x');
     expect([url.pathname, url.searchParams.get('source'), url.searchParams.get('step')]).toEqual(['/push', '/tmp/svc_upload_abc', 'servers']);
   });

@@ -35,7 +35,7 @@ describe('TagsPage', () => {
     const table = await screen.findByRole('table', { name: 'Tags' });
     expect(within(table).getByRole('link', { name: '3 servers: web' }).textContent).toBe('3');
     expect(within(table).getByRole('link', { name: 'Servers tagged prod env' }).getAttribute('href')).toBe('/servers?tag=prod+env');
-    expect(within(table).getByRole('link', { name: 'Push to servers tagged prod env' }).getAttribute('href')).toBe('/push?tag=prod+env');
+    expect(within(table).getByRole('link', { name: 'Push to this tag: prod env' }).getAttribute('href')).toBe('/push?tag=prod+env');
   });
 
   it('renames a tag; a name already in use asks before merging, then sends merge', async () => {
