@@ -30,7 +30,7 @@ const zip = buildZip([
 async function uploadZip(name: string): Promise<string> {
   const token = await e2e.svc.login();
   const form = new FormData();
-  form.append('file', new Blob([zip], { type: 'application/zip' }), name);
+  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), name);
   const res = await fetch(`${e2e.svc.url}/api/sync/upload-zip`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
   const body = (await res.json()) as { source_path: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
