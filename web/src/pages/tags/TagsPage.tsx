@@ -126,7 +126,10 @@ export default function TagsPage() {
         <form
           onSubmit={(ev) => {
             ev.preventDefault();
-            if (dialog?.kind === 'rename' && name.trim()) rename.start({ from: dialog.tag.tag, to: name, merge: false });
+            if (dialog?.kind !== 'rename' || !name.trim()) return;
+            // A name already listed goes straight to the merge question; the service's 409 covers a tag added meanwhile.
+            if (items.some((x) => x.tag === name.trim())) setDialog({ kind: 'merge', tag: dialog.tag, to: name.trim() });
+            else rename.start({ from: dialog.tag.tag, to: name, merge: false });
           }}
         >
           <Stack>
