@@ -9,7 +9,7 @@ import type { SyncMode } from '@server/modules/push/push.schemas';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { servers } from '../../api/endpoints';
+import { serverQueries } from '../../api/resources/servers';
 import type { PushOptions } from './ReviewStep';
 
 export const STEPS = ['source', 'servers', 'preview'] as const;
@@ -71,7 +71,7 @@ export function usePushFlowParams() {
     setParams((prev) => (prev.has('batch') ? prev : write(prev, state)), { replace: true });
   }, [state, setParams]);
 
-  const tagIds = useQuery({ queryKey: ['servers', 'ids', 'tag', state.tag], queryFn: () => servers.ids({ tag: state.tag ?? '' }), enabled: state.tag !== null });
+  const tagIds = useQuery({ ...serverQueries.ids({ tag: state.tag ?? '' }), enabled: state.tag !== null });
   useEffect(() => {
     if (!tagIds.data) return;
     setState((s) => (s.tag === null ? s : { ...s, tag: null, ids: [...new Set([...s.ids, ...tagIds.data.ids])].sort((a, b) => a - b) }));
