@@ -104,10 +104,15 @@ export function StagingDirs() {
               {t('staging.deleteSelected', { count: selected.size })}
             </Button>
             <Group align="flex-end" gap="xs" wrap="wrap">
-              <NumberInput label={t('staging.olderDays')} value={days} min={0} max={36500} allowDecimal={false} onChange={(v) => setDays(typeof v === 'number' ? v : 0)} w={140} description={t('staging.olderMatch', { count: old.length })} />
-              <Button color="red" variant="light" disabled={old.length === 0} onClick={() => setPending({ kind: 'older', days, count: old.length })}>
-                {t('staging.deleteOlder')}
-              </Button>
+              <NumberInput label={t('staging.olderDays')} value={days} min={0} max={36500} allowDecimal={false} onChange={(v) => setDays(typeof v === 'number' ? v : 0)} w={140} />
+              <Stack gap={2}>
+                <Text size="xs" c="dimmed" aria-live="polite">
+                  {t('staging.olderMatch', { count: old.length })}
+                </Text>
+                <Button color="red" variant="light" disabled={old.length === 0} onClick={() => setPending({ kind: 'older', days, count: old.length })}>
+                  {t('staging.deleteOlder')}
+                </Button>
+              </Stack>
             </Group>
           </Group>
         </Paper>

@@ -84,21 +84,27 @@ export default function TagsPage() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('tags.tag')}</Table.Th>
-                <Table.Th ta="right">{t('tags.servers')}</Table.Th>
+                <Table.Th ta="right" visibleFrom="sm">{t('tags.servers')}</Table.Th>
                 <Table.Th>{t('tags.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {items.map((tg) => (
                 <Table.Tr key={tg.tag}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
-                    <Anchor component={Link} to={serversOfTagLink(tg.tag)} aria-label={t('tags.showServers', { tag: tg.tag })}>
-                      <Badge variant="light" radius="sm" size="lg" styles={{ label: { textTransform: 'none', overflow: 'visible', whiteSpace: 'normal' } }} style={{ cursor: 'pointer', height: 'auto', minHeight: 28 }}>
-                        {tg.tag}
-                      </Badge>
-                    </Anchor>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    <Stack gap={2} align="flex-start">
+                      <Anchor component={Link} to={serversOfTagLink(tg.tag)} aria-label={t('tags.showServers', { tag: tg.tag })}>
+                        <Badge variant="light" radius="sm" size="lg" styles={{ label: { textTransform: 'none', overflow: 'visible', whiteSpace: 'normal', overflowWrap: 'anywhere' } }} style={{ cursor: 'pointer', height: 'auto', minHeight: 28, maxWidth: '100%' }}>
+                          {tg.tag}
+                        </Badge>
+                      </Anchor>
+                      {/* On a phone the count column is hidden: the count sits under the tag. */}
+                      <Text size="xs" c="dimmed" hiddenFrom="sm">
+                        {t('tags.serverCount', { count: tg.count })}
+                      </Text>
+                    </Stack>
                   </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td ta="right" visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>
                     <Anchor component={Link} to={serversOfTagLink(tg.tag)} size="sm" title={t('tags.serverCount', { count: tg.count })} aria-label={`${t('tags.serverCount', { count: tg.count })}: ${tg.tag}`}>
                       {formatNumber(tg.count, i18n.language)}
                     </Anchor>
