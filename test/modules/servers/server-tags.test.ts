@@ -23,7 +23,7 @@ describe.each(dbKinds())('server tags on %s', (db) => {
       ['a', ['web', 'prod', 'eu']],
       ['b', ['web', 'staging']],
       ['c', ['prod', 'production']],
-      ['d', ['webby', '50%_off']],
+      ['d', ['webby', '50%_off', 'a/b', '机房']],
     ];
     for (const [name, tags] of fleet) expect((await call('POST', '/api/servers', { name, host: `${name}.example`, tags })).statusCode).toBe(201);
   });
@@ -32,7 +32,7 @@ describe.each(dbKinds())('server tags on %s', (db) => {
     const res = await call('POST', '/api/servers/tags/rename', { from: 'web', to: 'frontend' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ from: 'web', to: 'frontend', servers: 2, merged: 0 });
-    expect(await tagsOf()).toEqual({ a: ['frontend', 'prod', 'eu'], b: ['frontend', 'staging'], c: ['prod', 'production'], d: ['webby', '50%_off'] });
+    expect(await tagsOf()).toEqual({ a: ['frontend', 'prod', 'eu'], b: ['frontend', 'staging'], c: ['prod', 'production'], d: ['webby', '50%_off', 'a/b', '机房'] });
     const tagList = (await call('GET', '/api/servers/tags')).json() as Array<{ tag: string; count: number }>;
     expect(tagList.find((x) => x.tag === 'frontend')?.count).toBe(2);
     expect(tagList.find((x) => x.tag === 'web')).toBeUndefined();
@@ -53,7 +53,7 @@ describe.each(dbKinds())('server tags on %s', (db) => {
   it('matches tags with LIKE wildcards literally', async () => {
     const res = await call('POST', '/api/servers/tags/rename', { from: '50%_off', to: 'sale' });
     expect(res.json()).toMatchObject({ servers: 1 });
-    expect((await tagsOf()).d).toEqual(['webby', 'sale']);
+    expect((await tagsOf()).d).toEqual(['webby', 'sale', 'a/b', '机房']);
   });
 
   it.each([
@@ -75,12 +75,15 @@ describe.each(dbKinds())('server tags on %s', (db) => {
     const res = await call('DELETE', '/api/servers/tags/prod');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ from: 'prod', to: null, servers: 2, merged: 0 });
-    expect(await tagsOf()).toEqual({ a: ['web', 'eu'], b: ['web', 'staging'], c: ['production'], d: ['webby', '50%_off'] });
+    expect(await tagsOf()).toEqual({ a: ['web', 'eu'], b: ['web', 'staging'], c: ['production'], d: ['webby', '50%_off', 'a/b', '机房'] });
     expect((await audits('delete_tag'))[0]).toMatchObject({ target_type: 'tag', target_id: 'prod', detail: '2 servers' });
   });
 
   it('removes an encoded tag name; unknown and blank names are 4xx', async () => {
     expect((await call('DELETE', `/api/servers/tags/${encodeURIComponent('50%_off')}`)).json()).toMatchObject({ servers: 1 });
+    expect((await call('DELETE', `/api/servers/tags/${encodeURIComponent('a/b')}`)).json()).toMatchObject({ from: 'a/b', servers: 1 });
+    expect((await call('DELETE', `/api/servers/tags/${encodeURIComponent('机房')}`)).json()).toMatchObject({ from: '机房', servers: 1 });
+    expect((await tagsOf()).d).toEqual(['webby']);
     const missing = await call('DELETE', '/api/servers/tags/nope');
     expect([missing.statusCode, missing.json().code]).toEqual([404, 'tag_not_found']);
     const blank = await call('DELETE', '/api/servers/tags/%20');
