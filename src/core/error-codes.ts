@@ -151,8 +151,13 @@ export const ERROR_CODES = {
   // Console II — remote files.
 
   // Console II — staging.
+  staging_bulk_criteria: 'A bulk delete of staging directories needs exactly one of `names` (not empty) or `older_than_days`',
 
   // Console II — tags.
+  tag_invalid: 'A tag name must be 1 to 64 characters once trimmed, without control characters',
+  tag_not_found: 'No server carries that tag',
+  tag_unchanged: 'The new tag name is the same as the old one',
+  tag_exists: 'Servers already carry the new tag name: send `merge: true` to merge the two tags',
 
   // Console II — schedules.
 

@@ -16,6 +16,9 @@ import { ServersRepository } from './servers.repository.js';
 import { SshProbe, type SshProbeDeps } from './ssh-probe.js';
 import { SshReachability } from './ssh-reachability.js';
 import { serversRoutes } from './servers.routes.js';
+import { ServerTagsRepository } from './server-tags.repository.js';
+import { serverTagsRoutes } from './server-tags.routes.js';
+import { ServerTagsService } from './server-tags.service.js';
 import { ServersService, type ServersDeps } from './servers.service.js';
 import type { PresetSources } from './servers.targets.js';
 
@@ -50,7 +53,11 @@ export function createServersModule(d: ServersModuleDeps) {
   const probe = new SshProbe({ repo, targetFromRow: (row) => servers.targetFromRow(row), ssh: d.ssh, settings: d.settings, log: d.log });
   const feature: Feature = {
     name: 'servers',
-    routes: [mount('/api/servers', fleetQueryRoutes, { fleet }), mount('/api/servers', serversRoutes, { servers })],
+    routes: [
+      mount('/api/servers', fleetQueryRoutes, { fleet }),
+      mount('/api/servers', serverTagsRoutes, { tagsService: new ServerTagsService(new ServerTagsRepository(d.db), d.audit) }),
+      mount('/api/servers', serversRoutes, { servers }),
+    ],
     perProcess: { start() {}, stop: () => reachability.flush() },
     background: { start: () => probe.start(), stop: () => probe.stop() },
   };

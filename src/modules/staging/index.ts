@@ -38,7 +38,7 @@ export function createStagingModule(d: StagingModuleDeps) {
     routes: [
       mount('/api/sync', stagingRoutes, { staging, zips, zipMaxBytes: d.zipMaxBytes }),
       mount('/api/sync', stagingDirsRoutes, {
-        dirs: new StagingDirsService(paths),
+        dirs: new StagingDirsService(paths, d.audit),
         limits: {
           zip_max_bytes: d.zipMaxBytes,
           zip_max_uncompressed: d.zipMaxUncompressed,

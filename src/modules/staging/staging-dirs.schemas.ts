@@ -8,6 +8,8 @@ export const StagingOrigin = Type.Object({
   /** The ZIP's size in bytes (not the extracted size). */
   size: Type.Integer({ minimum: 0 }),
   uploaded_at: Type.String({ maxLength: 40 }),
+  /** Files the ZIP held (directories not counted); absent in records written before it was kept. */
+  file_count: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
 /** A staging directory a push can use as its source (a ZIP upload, or one an operator filled). */
@@ -37,6 +39,24 @@ export const SyncLimits = Type.Object({
   upload_max_bytes: Type.Integer(),
 });
 
+/**
+ * Bulk delete of whole staging directories: either by name (as listed by staging-dirs) or every
+ * directory older than a number of days (by the ZIP's arrival, else the directory's mtime). Exactly one.
+ */
+export const StagingBulkDeleteBody = Type.Object({
+  names: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 500 })),
+  older_than_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500 })),
+});
+
+export const StagingBulkDeleteResult = Type.Object({
+  /** Full paths of the directories removed (with their origin records). */
+  deleted: Type.Array(Type.String()),
+  /** Names asked for that were not (or no longer) staging directories; nothing was done to them. */
+  missing: Type.Array(Type.String()),
+});
+
+export type StagingBulkDeleteBody = Static<typeof StagingBulkDeleteBody>;
+export type StagingBulkDeleteResult = Static<typeof StagingBulkDeleteResult>;
 export type StagingOrigin = Static<typeof StagingOrigin>;
 export type StagingDir = Static<typeof StagingDir>;
 export type StagingDirList = Static<typeof StagingDirList>;

@@ -41,7 +41,16 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<StagingRoutesOptions> = as
 
   app.post(
     '/local-file-ops',
-    { schema: { tags, body: FileOpBody, response: { 200: FileOpResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        description:
+          'delete | rename (`new_name`, a sibling) | mkdir (creates the directory `path` names; its parent must exist, ' +
+          '400 path_exists when taken; audited `local_file_mkdir`). Every path must resolve inside staging.',
+        body: FileOpBody,
+        response: { 200: FileOpResponse, ...errors },
+      },
+    },
     async (req) => staging.fileOp(req.actor, req.body),
   );
 

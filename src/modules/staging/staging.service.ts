@@ -78,7 +78,27 @@ export class StagingService {
     const target = await this.paths.resolveInsideStaging(input.path);
     if (input.operation === 'delete') return this.delete(actor, target);
     if (input.operation === 'rename') return this.rename(actor, target, input.new_name);
-    throw new BadRequestError(`Invalid operation: ${String(input.operation).slice(0, 40)} (expected delete or rename)`, 'operation_invalid');
+    if (input.operation === 'mkdir') return this.mkdir(actor, target);
+    throw new BadRequestError(`Invalid operation: ${String(input.operation).slice(0, 40)} (expected delete, rename or mkdir)`, 'operation_invalid');
+  }
+
+  /**
+   * Creates the one directory `path` names (its parent must exist: no parents are made, so a typo
+   * in a parent is a 404 rather than a new tree). The path was resolved first, so a symlinked
+   * parent pointing outside staging was already refused with 403.
+   */
+  private async mkdir(actor: Actor, target: string) {
+    try {
+      await fs.promises.mkdir(target, { mode: 0o755 });
+    } catch (err) {
+      const code = errCode(err);
+      if (code === 'EEXIST') throw new BadRequestError('An entry with that name already exists', 'path_exists');
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError('The parent directory does not exist', 'path_not_found');
+      if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
+      throw new InternalError(`Could not create the directory: ${code ?? 'I/O error'}`, 'io_error');
+    }
+    await this.audit.record(actor, 'local_file_mkdir', { type: 'local_path', id: target, detail: 'directory' });
+    return { success: true, operation: 'mkdir' as const, path: target };
   }
 
   private async delete(actor: Actor, target: string) {

@@ -106,7 +106,7 @@ export class ZipUploadService {
         log: this.log,
       });
       await fs.promises.rm(archive, { force: true });
-      await writeOrigin(dest, { filename, size: result.size, uploaded_at: new Date().toISOString() });
+      await writeOrigin(dest, { filename, size: result.size, uploaded_at: new Date().toISOString(), file_count: result.fileCount });
       await this.audit.record(actor, 'upload_zip', {
         type: 'local_path',
         id: dest,

@@ -49,7 +49,7 @@ describe('GET /api/sync/staging-dirs', () => {
     expect(fs.readdirSync(dir)).toEqual(['index.html']);
     const res = await t.app.inject({ url: '/api/sync/staging-dirs', headers: await t.auth() });
     const item = res.json().items.find((d: { path: string }) => d.path === dir);
-    expect(item.zip).toEqual({ filename: 'Site Release.zip', size, uploaded_at: expect.any(String) });
+    expect(item.zip).toEqual({ filename: 'Site Release.zip', size, uploaded_at: expect.any(String), file_count: 1 });
     expect(Math.abs(Date.parse(item.zip.uploaded_at) - Date.now())).toBeLessThan(60_000);
 
     // Deleting the directory removes what was recorded about it.

@@ -1162,6 +1162,34 @@ export interface ApiRoutes {
       count: number;
     }[];
   };
+  'DELETE /api/servers/tags/{tag}': {
+    params: {
+      tag: string;
+    };
+    query: never;
+    body: never;
+    reply: {
+      from: string;
+      to: string | null;
+      servers: number;
+      merged: number;
+    };
+  };
+  'POST /api/servers/tags/rename': {
+    params: never;
+    query: never;
+    body: {
+      from: string;
+      to: string;
+      merge?: boolean;
+    };
+    reply: {
+      from: string;
+      to: string | null;
+      servers: number;
+      merged: number;
+    };
+  };
   'GET /api/settings': {
     params: never;
     query: never;
@@ -1860,9 +1888,25 @@ export interface ApiRoutes {
           filename: string;
           size: number;
           uploaded_at: string;
+          file_count?: number;
         } | null;
       }[];
       truncated: boolean;
+    };
+  };
+  'POST /api/sync/staging-dirs/delete': {
+    params: never;
+    query: never;
+    body: {
+      /**
+       * @maxItems 500
+       */
+      names?: string[];
+      older_than_days?: number;
+    };
+    reply: {
+      deleted: string[];
+      missing: string[];
     };
   };
   'POST /api/sync/upload': {

@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { staging } from '../../api/endpoints';
+import { stagingQueries } from '../../api/resources/staging';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { formatBytes } from '../../i18n/format';
 import { StagingDirPicker } from './StagingDirPicker';
@@ -21,7 +22,7 @@ const ENCODING_NAMES: Record<UploadZipResponse['name_encoding'], string> = { 'ut
 export function SourceStep({ value, onChange }: { value: string | null; onChange: (path: string) => void }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
-  const dirs = useQuery({ queryKey: ['staging-dirs'], queryFn: staging.dirs });
+  const dirs = useQuery(stagingQueries.dirs());
   const limits = useQuery({ queryKey: ['sync-limits'], queryFn: staging.limits, staleTime: Number.POSITIVE_INFINITY });
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
   const [uploaded, setUploaded] = useState<UploadZipResponse | null>(null);
@@ -36,7 +37,7 @@ export function SourceStep({ value, onChange }: { value: string | null; onChange
     onSuccess: (res) => {
       setUploaded(res);
       onChange(res.source_path);
-      void client.invalidateQueries({ queryKey: ['staging-dirs'] });
+      void client.invalidateQueries({ queryKey: stagingQueries.all });
     },
     onSettled: () => setProgress(null),
   });

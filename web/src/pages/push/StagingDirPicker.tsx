@@ -9,10 +9,11 @@ import { IconFile, IconFileZip, IconFolder } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { staging } from '../../api/endpoints';
+import { stagingQueries } from '../../api/resources/staging';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { RelativeTime } from '../../components/Time';
 import { formatBytes } from '../../i18n/format';
+import { dirTitle } from '../staging/staging-view';
 
 export function StagingDirPicker({ dirs, value, onChange, label }: { dirs: StagingDir[]; value: string | null; onChange: (path: string) => void; label: string }) {
   const [open, setOpen] = useState<string | null>(null);
@@ -33,7 +34,7 @@ export function StagingDirPicker({ dirs, value, onChange, label }: { dirs: Stagi
 function DirRow({ d, open, onToggle }: { d: StagingDir; open: boolean; onToggle: () => void }) {
   const { t, i18n } = useTranslation();
   const filesId = `staging-files-${d.name}`;
-  const title = d.zip?.filename ?? d.name;
+  const title = dirTitle(d);
   return (
     <Stack gap={4}>
       <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
@@ -72,7 +73,7 @@ function DirRow({ d, open, onToggle }: { d: StagingDir; open: boolean; onToggle:
 
 function DirFiles({ id, path, name }: { id: string; path: string; name: string }) {
   const { t, i18n } = useTranslation();
-  const list = useQuery({ queryKey: ['staging-browse', path], queryFn: () => staging.browse(path) });
+  const list = useQuery(stagingQueries.browse(path));
   return (
     <Paper withBorder p="xs" ml="lg" id={id}>
       {list.error && <ErrorDisplay error={list.error} onRetry={() => list.refetch()} />}

@@ -2,11 +2,14 @@
  * The push flow's place and choices live in the URL (`?step=servers&source=…&servers=3,8&mode=…
  * &target=…`), so a reload, or a link pasted to a colleague, returns to the same step with the same
  * source, servers, mode and target. Changes replace the history entry rather than adding one per
- * tick of a checkbox.
+ * tick of a checkbox. `?tag=web` (from the tags page, "push to this tag") adds every server
+ * carrying the tag to the selection once their ids arrive, then leaves the URL.
  */
 import type { SyncMode } from '@server/modules/push/push.schemas';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { serverQueries } from '../../api/resources/servers';
 import type { PushOptions } from './ReviewStep';
 
 export const STEPS = ['source', 'servers', 'preview'] as const;
@@ -25,6 +28,8 @@ interface FlowState {
   source: string | null;
   ids: number[];
   options: PushOptions;
+  /** A tag whose servers are still to be added to `ids`. */
+  tag: string | null;
 }
 
 function read(params: URLSearchParams): FlowState {
@@ -33,7 +38,8 @@ function read(params: URLSearchParams): FlowState {
   const modeRaw = params.get('mode');
   const mode = MODES.includes(modeRaw as SyncMode) ? (modeRaw as SyncMode) : 'incremental';
   const wanted = Math.max(0, STEPS.indexOf((params.get('step') ?? 'source') as (typeof STEPS)[number]));
-  return { step: wanted, source, ids, options: { mode, targetPath: params.get('target') ?? '' } };
+  const tag = params.get('tag')?.trim().slice(0, 64) || null;
+  return { step: wanted, source, ids, options: { mode, targetPath: params.get('target') ?? '' }, tag };
 }
 
 function write(prev: URLSearchParams, s: FlowState): URLSearchParams {
@@ -44,6 +50,7 @@ function write(prev: URLSearchParams, s: FlowState): URLSearchParams {
   set('servers', s.ids.join(',') || null);
   set('mode', s.options.mode === 'incremental' ? null : s.options.mode);
   set('target', s.options.targetPath || null);
+  set('tag', s.tag);
   return next;
 }
 
@@ -63,6 +70,12 @@ export function usePushFlowParams() {
     }
     setParams((prev) => (prev.has('batch') ? prev : write(prev, state)), { replace: true });
   }, [state, setParams]);
+
+  const tagIds = useQuery({ ...serverQueries.ids({ tag: state.tag ?? '' }), enabled: state.tag !== null });
+  useEffect(() => {
+    if (!tagIds.data) return;
+    setState((s) => (s.tag === null ? s : { ...s, tag: null, ids: [...new Set([...s.ids, ...tagIds.data.ids])].sort((a, b) => a - b) }));
+  }, [tagIds.data]);
 
   const selected = useMemo(() => new Set(state.ids), [state.ids]);
   // A step is only reachable with what it needs: no servers step without a source, and so on.
