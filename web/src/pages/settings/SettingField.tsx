@@ -63,8 +63,8 @@ function Answer({ error, saved }: { error: unknown; saved: boolean }) {
   if (error) return null; // shown as the input's error
   if (!saved) return null;
   return (
-    <Text size="xs" c="teal.8" role="status" style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-      <IconCheck size={14} aria-hidden />
+    <Text size="xs" role="status" style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
+      <IconCheck size={14} color="var(--mantine-color-teal-filled)" aria-hidden />
       {t('settings.saved')}
     </Text>
   );

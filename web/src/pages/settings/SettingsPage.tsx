@@ -89,7 +89,7 @@ function GroupFields({ keys, stored }: { keys: SettingDescriptor[]; stored: Map<
             {pages.map((p, i) => (
               <Fragment key={p.to}>
                 {i > 0 && ', '}
-                <Anchor component={Link} to={p.to}>
+                <Anchor component={Link} to={p.to} underline="always">
                   {t('settings.openPage', { page: t(p.page) })}
                 </Anchor>
               </Fragment>
