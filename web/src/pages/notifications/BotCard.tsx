@@ -2,7 +2,7 @@
  * One messenger bot: its token (masked, revealed with the password), its chat id (typed, or picked
  * from the chats the bot has seen), and a test message through it.
  */
-import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Radio, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconSearch, IconSend } from '@tabler/icons-react';
@@ -101,19 +101,25 @@ export function BotCard({ kind, describe, stored }: { kind: BotKind; describe: (
                   {t('notifications.noChats')}
                 </Text>
               ) : (
-                <Group align="flex-end" gap="xs" wrap="wrap">
-                  <Select
+                <Stack gap="xs">
+                  <Radio.Group
                     label={t('notifications.pickChat')}
-                    data={chats.data.chats.map((c) => ({ value: String(c.id), label: chatLabel(c) }))}
                     value={picked}
                     onChange={setPicked}
-                    style={{ flex: 1, minWidth: 200 }}
                     error={useChat.error ? errorText(useChat.error, t) : undefined}
-                  />
-                  <Button disabled={picked === null} loading={useChat.isPending} onClick={() => picked && useChat.mutate(picked)}>
-                    {t('notifications.useChat')}
-                  </Button>
-                </Group>
+                  >
+                    <Stack gap={6} mt={4}>
+                      {chats.data.chats.map((c) => (
+                        <Radio key={String(c.id)} value={String(c.id)} label={chatLabel(c)} styles={{ label: { wordBreak: 'break-word' } }} />
+                      ))}
+                    </Stack>
+                  </Radio.Group>
+                  <Group>
+                    <Button disabled={picked === null} loading={useChat.isPending} onClick={() => picked && useChat.mutate(picked)}>
+                      {t('notifications.useChat')}
+                    </Button>
+                  </Group>
+                </Stack>
               )}
             </Stack>
           )}
