@@ -1,36 +1,24 @@
 /** The login IP allowlist: its state, the caller's own verdict, line checks, writes and refresh. */
 import { queryOptions } from '@tanstack/react-query';
-import type {
-  AllowlistState,
-  CheckResponse,
-  ManualResponse,
-  ParseSubscriptionResponse,
-  RefreshResponse,
-  RemoveResponse,
-  SaveBody,
-  SaveResponse,
-  ToggleResponse,
-  ValidateResponse,
-} from '@server/modules/allowlist/allowlist.schemas';
-import { api } from '../client';
+import { type Body, call, type Reply } from '../typed';
 
-const BASE = '/api/settings/ip-allowlist';
-
-export type { AllowlistState, CheckResponse, ValidateResponse };
+export type AllowlistState = Reply<'GET /api/settings/ip-allowlist'>;
+export type CheckResponse = Reply<'GET /api/settings/ip-allowlist/check'>;
+export type ValidateResponse = Reply<'POST /api/settings/ip-allowlist/validate'>;
 
 export const allowlistQueries = {
   all: ['allowlist'] as const,
-  state: () => queryOptions({ queryKey: ['allowlist', 'state'], queryFn: () => api.get<AllowlistState>(BASE) }),
-  check: () => queryOptions({ queryKey: ['allowlist', 'check'], queryFn: () => api.get<CheckResponse>(`${BASE}/check`) }),
+  state: () => queryOptions({ queryKey: ['allowlist', 'state'], queryFn: () => call('GET /api/settings/ip-allowlist') }),
+  check: () => queryOptions({ queryKey: ['allowlist', 'check'], queryFn: () => call('GET /api/settings/ip-allowlist/check') }),
 };
 
 export const allowlistApi = {
-  check: () => api.get<CheckResponse>(`${BASE}/check`),
-  validate: (ips: string[]) => api.post<ValidateResponse>(`${BASE}/validate`, { ips }),
-  addManual: (ips: string[]) => api.post<ManualResponse>(`${BASE}/manual`, { ips }),
-  remove: (ip: string) => api.del<RemoveResponse>(`${BASE}/ip`, { query: { ip } }),
-  toggle: (enabled: boolean) => api.post<ToggleResponse>(`${BASE}/toggle`, undefined, { query: { enabled: String(enabled) } }),
-  preview: (url: string) => api.post<ParseSubscriptionResponse>(`${BASE}/parse-subscription`, { url }),
-  save: (body: SaveBody) => api.post<SaveResponse>(BASE, body),
-  refresh: () => api.post<RefreshResponse>(`${BASE}/refresh`),
+  check: () => call('GET /api/settings/ip-allowlist/check'),
+  validate: (ips: string[]) => call('POST /api/settings/ip-allowlist/validate', { body: { ips } }),
+  addManual: (ips: string[]) => call('POST /api/settings/ip-allowlist/manual', { body: { ips } }),
+  remove: (ip: string) => call('DELETE /api/settings/ip-allowlist/ip', { query: { ip } }),
+  toggle: (enabled: boolean) => call('POST /api/settings/ip-allowlist/toggle', { query: { enabled } }),
+  preview: (url: string) => call('POST /api/settings/ip-allowlist/parse-subscription', { body: { url } }),
+  save: (body: Body<'POST /api/settings/ip-allowlist'>) => call('POST /api/settings/ip-allowlist', { body }),
+  refresh: () => call('POST /api/settings/ip-allowlist/refresh'),
 };
