@@ -36,6 +36,9 @@ afterAll(() => bot.close());
 
 const e2e = setupE2E({ env: { MESSENGER_API_BASE: bot.url } });
 
+/** The machine is shared: a page may take a few seconds to answer. */
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
 const sent = (token: string) =>
   bot.requests
     .filter((r) => r.url.startsWith(`/bot${token}/sendMessage`))
@@ -47,22 +50,22 @@ describe.each(WIDTHS)('notifications at %s', (viewport) => {
     const cp = await e2e.signedIn(viewport);
     const { page } = cp;
     await page.goto('/notifications');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'notifications.title'));
+    await eventually(() => mainHeading(page).textContent()).toBe(t(en, 'notifications.title'));
     const card = page.getByRole('region', { name: t(en, 'notifications.bots.default') });
     const tokenName = t(en, 'settings.keys.messenger_bot_token');
 
     await card.getByLabel(t(en, 'settings.newSecret', { name: tokenName })).fill(TOKEN);
     await card.getByRole('button', { name: t(en, 'settings.saveField', { name: tokenName }) }).click();
-    await expect.poll(() => card.getByText(t(en, 'settings.secretSet')).count()).toBe(1);
+    await eventually(() => card.getByText(t(en, 'settings.secretSet')).count()).toBe(1);
 
     await card.getByRole('button', { name: t(en, 'notifications.findChats') }).click();
-    await expect.poll(() => card.getByText(t(en, 'notifications.chatsFound', { count: 2 })).count()).toBe(1);
+    await eventually(() => card.getByText(t(en, 'notifications.chatsFound', { count: 2 })).count()).toBe(1);
     await card.getByRole('radio', { name: new RegExp(CHAT.title) }).check();
     await card.getByRole('button', { name: t(en, 'notifications.useChat') }).click();
-    await expect.poll(() => card.getByRole('textbox', { name: t(en, 'settings.keys.messenger_chat_id') }).inputValue()).toBe(String(CHAT.id));
+    await eventually(() => card.getByRole('textbox', { name: t(en, 'settings.keys.messenger_chat_id') }).inputValue()).toBe(String(CHAT.id));
 
     await card.getByRole('button', { name: t(en, 'notifications.sendTest') }).click();
-    await expect.poll(() => sent(TOKEN).length).toBe(1);
+    await eventually(() => sent(TOKEN).length).toBe(1);
     expect(String(sent(TOKEN)[0].chat_id)).toBe(String(CHAT.id));
     await expectAccessible(page);
 
@@ -71,8 +74,7 @@ describe.each(WIDTHS)('notifications at %s', (viewport) => {
     const recovery = page.getByRole('switch', { name: t(en, 'settings.keys.notify_recovery') });
     const before = await recovery.isChecked();
     await recovery.click({ force: true });
-    await expect
-      .poll(async () => (await e2e.svc.api<{ value: string }>('GET', '/api/settings/notify_recovery', undefined, { token })).body?.value)
+    await eventually(async () => (await e2e.svc.api<{ value: string }>('GET', '/api/settings/notify_recovery', undefined, { token })).body?.value)
       .toBe(before ? 'false' : 'true');
   });
 
@@ -80,7 +82,7 @@ describe.each(WIDTHS)('notifications at %s', (viewport) => {
     const OFFLINE = `${viewport === 'phone' ? 9 : 8}00:offline-${viewport}`;
     const { page } = await e2e.signedIn(viewport, { colorScheme: 'dark' });
     await page.goto('/notifications');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'notifications.title'));
+    await eventually(() => mainHeading(page).textContent()).toBe(t(en, 'notifications.title'));
     const card = page.getByRole('region', { name: t(en, 'notifications.bots.offline') });
     const tokenName = t(en, 'settings.keys.messenger_offline_bot_token');
     await card.getByLabel(t(en, 'settings.newSecret', { name: tokenName })).fill(OFFLINE);
@@ -89,16 +91,16 @@ describe.each(WIDTHS)('notifications at %s', (viewport) => {
     const chatId = viewport === 'phone' ? '556' : '555';
     await card.getByRole('textbox', { name: chatName }).fill(chatId);
     await card.getByRole('button', { name: t(en, 'settings.saveField', { name: chatName }) }).click();
-    await expect.poll(() => card.getByRole('button', { name: t(en, 'settings.reveal.button', { name: tokenName }) }).count()).toBe(1);
+    await eventually(() => card.getByRole('button', { name: t(en, 'settings.reveal.button', { name: tokenName }) }).count()).toBe(1);
 
     await card.getByRole('button', { name: t(en, 'settings.reveal.button', { name: tokenName }) }).click();
     const dialog = page.getByRole('dialog', { name: t(en, 'settings.reveal.title', { name: tokenName }) });
     await dialog.getByLabel(t(en, 'settings.reveal.password')).fill(e2e.svc.admin.password);
     await dialog.getByRole('button', { name: t(en, 'settings.reveal.submit') }).click();
-    await expect.poll(() => card.getByText(OFFLINE, { exact: true }).count()).toBe(1);
+    await eventually(() => card.getByText(OFFLINE, { exact: true }).count()).toBe(1);
 
     await card.getByRole('button', { name: t(en, 'notifications.sendTest') }).click();
-    await expect.poll(() => sent(OFFLINE).length).toBe(1);
+    await eventually(() => sent(OFFLINE).length).toBe(1);
     expect(String(sent(OFFLINE)[0].chat_id)).toBe(chatId);
     await expectAccessible(page);
   });

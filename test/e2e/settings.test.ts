@@ -11,6 +11,9 @@ import { setupE2E, WIDTHS } from './support/e2e.js';
 
 const e2e = setupE2E();
 
+/** The machine is shared: a page may take a few seconds to answer. */
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
 interface Descriptor {
   key: string;
   schema: { minimum?: number; maximum?: number };
@@ -42,7 +45,7 @@ describe.each(WIDTHS)('settings at %s', (viewport) => {
   it('saves a value; one out of range is refused in the browser, and by the service when sent anyway', async () => {
     const { page } = await e2e.signedIn(viewport);
     await page.goto('/settings');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'settings.title'));
+    await eventually(() => mainHeading(page).textContent()).toBe(t(en, 'settings.title'));
     const label = t(en, 'settings.keys.heartbeat_timeout');
     const field = page.getByRole('textbox', { name: label });
     const save = page.getByRole('button', { name: t(en, 'settings.saveField', { name: label }) });
@@ -51,7 +54,7 @@ describe.each(WIDTHS)('settings at %s', (viewport) => {
 
     await field.fill(String((maximum ?? 0) + 1));
     const problem = t(en, 'settings.problems.range', { min: minimum ?? 0, max: maximum ?? 0 });
-    await expect.poll(() => page.getByText(problem).count()).toBe(1);
+    await eventually(() => page.getByText(problem).count()).toBe(1);
     await save.click();
     await page.waitForTimeout(300);
     expect(puts).toEqual([]);
@@ -64,11 +67,11 @@ describe.each(WIDTHS)('settings at %s', (viewport) => {
 
     const good = viewport === 'phone' ? '121' : '120';
     await field.fill(good);
-    await expect.poll(() => page.getByText(problem).count()).toBe(0);
+    await eventually(() => page.getByText(problem).count()).toBe(0);
     await save.click();
-    await expect.poll(() => stored('heartbeat_timeout')).toBe(good);
+    await eventually(() => stored('heartbeat_timeout')).toBe(good);
     expect(puts).toHaveLength(1);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: t(en, 'settings.saved') }).count()).toBe(1);
+    await eventually(() => page.getByRole('status').filter({ hasText: t(en, 'settings.saved') }).count()).toBe(1);
     await expectAccessible(page);
   });
 
@@ -78,25 +81,25 @@ describe.each(WIDTHS)('settings at %s', (viewport) => {
     // The wrong password below is answered 400 on purpose.
     cp.allow(/status of 400 .*\/api\/settings\/api-key\/reveal/);
     await page.goto('/settings');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(en, 'settings.title'));
+    await eventually(() => mainHeading(page).textContent()).toBe(t(en, 'settings.title'));
     const name = t(en, 'settings.keys.api_key');
     await page.getByRole('button', { name: t(en, 'settings.reveal.button', { name }) }).click();
     const dialog = page.getByRole('dialog', { name: t(en, 'settings.reveal.title', { name }) });
     await dialog.getByLabel(t(en, 'settings.reveal.password')).fill('not-the-password');
     await dialog.getByRole('button', { name: t(en, 'settings.reveal.submit') }).click();
-    await expect.poll(() => dialog.getByText(t(en, 'errors.codes.wrong_password')).count()).toBe(1);
+    await eventually(() => dialog.getByText(t(en, 'errors.codes.wrong_password')).count()).toBe(1);
     await expectAccessible(page);
 
     await dialog.getByLabel(t(en, 'settings.reveal.password')).fill(e2e.svc.admin.password);
     await dialog.getByRole('button', { name: t(en, 'settings.reveal.submit') }).click();
     const token = await e2e.svc.login();
     const key = (await e2e.svc.api<{ value: string }>('POST', '/api/settings/api-key/reveal', undefined, { token })).body.value;
-    await expect.poll(() => page.getByText(key, { exact: true }).count()).toBe(1);
+    await eventually(() => page.getByText(key, { exact: true }).count()).toBe(1);
     // The countdown to hiding it again, from 30 seconds.
     const countdown = new RegExp(t(en, 'settings.reveal.hidesIn', { count: 29 }).replace('29', '(29|30)'));
-    await expect.poll(() => page.getByText(countdown).count()).toBe(1);
+    await eventually(() => page.getByText(countdown).count()).toBe(1);
     await page.getByRole('button', { name: t(en, 'settings.reveal.hide') }).click();
-    await expect.poll(() => page.getByText(key, { exact: true }).count()).toBe(0);
+    await eventually(() => page.getByText(key, { exact: true }).count()).toBe(0);
     await expectAccessible(page);
   });
 });
@@ -106,9 +109,9 @@ describe('settings in Chinese', () => {
     const { page } = await e2e.signedIn('desktop');
     await page.evaluate(() => localStorage.setItem('fleet.language', 'zh-CN'));
     await page.goto('/settings');
-    await expect.poll(() => mainHeading(page).textContent()).toBe(t(zhCN, 'settings.title'));
-    await expect.poll(() => page.getByRole('heading', { name: t(zhCN, 'settings.groups.monitoring') }).count()).toBe(1);
-    await expect.poll(() => page.getByRole('textbox', { name: t(zhCN, 'settings.keys.heartbeat_timeout') }).count()).toBe(1);
+    await eventually(() => mainHeading(page).textContent()).toBe(t(zhCN, 'settings.title'));
+    await eventually(() => page.getByRole('heading', { name: t(zhCN, 'settings.groups.monitoring') }).count()).toBe(1);
+    await eventually(() => page.getByRole('textbox', { name: t(zhCN, 'settings.keys.heartbeat_timeout') }).count()).toBe(1);
     await expectAccessible(page);
   });
 });

@@ -108,11 +108,13 @@ export function ManualEntries({ entries }: { entries: string[] }) {
               error={refused.length > 0 ? t('allowlist.manual.linesRefused', { count: refused.length }) : undefined}
             />
             {refused.length > 0 && (
-              <List size="sm" c="red.8" role="alert" spacing={2}>
-                {refused.map((r) => (
-                  <List.Item key={r.line}>{t('allowlist.manual.lineError', { line: r.line, input: r.input })}</List.Item>
-                ))}
-              </List>
+              <div role="alert">
+                <List size="sm" c="var(--mantine-color-error)" spacing={2}>
+                  {refused.map((r) => (
+                    <List.Item key={r.line}>{t('allowlist.manual.lineError', { line: r.line, input: r.input })}</List.Item>
+                  ))}
+                </List>
+              </div>
             )}
             {add.error && <ErrorDisplay error={add.error} />}
             <Group>
