@@ -3,12 +3,11 @@
  * with the password), a chat discovered and picked from the list, a test message the fake receives,
  * the offline bot's own test, and an event switched off.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sendJson, startFakeServer } from '../platform/settings/fake-http.js';
 import { expectAccessible, mainHeading } from './support/browser.js';
-import { en, t } from './support/console-text.js';
+import { en, t, zhCN } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
-import { afterAll } from 'vitest';
 
 const CHAT = { id: -100123456, type: 'supergroup', title: 'Ops on call' };
 const PRIVATE = { id: 4242, type: 'private', first_name: 'Dana' };
@@ -102,6 +101,18 @@ describe.each(WIDTHS)('notifications at %s', (viewport) => {
     await card.getByRole('button', { name: t(en, 'notifications.sendTest') }).click();
     await eventually(() => sent(OFFLINE).length).toBe(1);
     expect(String(sent(OFFLINE)[0].chat_id)).toBe(chatId);
+    await expectAccessible(page);
+  });
+});
+
+describe('notifications in Chinese', () => {
+  it('shows the bots and the events in zh-CN', async () => {
+    const { page } = await e2e.signedIn('phone');
+    await page.evaluate(() => localStorage.setItem('fleet.language', 'zh-CN'));
+    await page.goto('/notifications');
+    await eventually(() => mainHeading(page).textContent()).toBe(t(zhCN, 'notifications.title'));
+    await eventually(() => page.getByRole('region', { name: t(zhCN, 'notifications.bots.offline') }).count()).toBe(1);
+    await eventually(() => page.getByRole('switch', { name: t(zhCN, 'settings.keys.notify_recovery') }).count()).toBe(1);
     await expectAccessible(page);
   });
 });
