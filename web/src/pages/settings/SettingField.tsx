@@ -74,7 +74,8 @@ function SwitchField({ d, stored }: Props) {
   const { t } = useTranslation();
   const label = useSettingLabel()(d.key);
   const save = useSave(d.key);
-  const on = save.isPending && save.variables !== undefined ? save.variables === 'true' : switchValue(d, stored?.value);
+  // The value being written (and just written, until the refetched list catches up) shows at once.
+  const on = (save.isPending || save.isSuccess) && save.variables !== undefined ? save.variables === 'true' : switchValue(d, stored?.value);
   return (
     <Stack gap={4}>
       <Switch
