@@ -111,9 +111,10 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
 
   const allowlist = createAllowlistModule({
     settings, cache, audit, log, resolver: opts.fetchResolver ?? systemResolver, allowPrivateFetch: config.allowPrivateFetch,
+    listAllows: (ip) => auth.guard.listAllows(ip),
   });
   const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
-  const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase });
+  const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase, requireCurrentPassword });
   const wallpapers = createWallpapersModule({
     dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log,
     resolver: opts.fetchResolver ?? systemResolver, allowPrivateFetch: config.allowPrivateFetch,

@@ -167,6 +167,7 @@ export const ERROR_CODES = {
   // Console II — alerts and monitoring.
 
   // Console II — settings, notifications and allowlist.
+  allowlist_no_subscription: 'Refresh now needs a stored subscription URL',
 
   // Console II — credentials, administrators and audit.
 } as const;

@@ -46,6 +46,25 @@ export function validateEntries(list: readonly string[]): string[] {
   return dedupe(out);
 }
 
+/** One line of a batch as `validateEntries` judges it: its stored form, or why it is refused. */
+export interface EntryCheck {
+  line: number;
+  input: string;
+  entry: string | null;
+  error: 'invalid' | null;
+}
+
+/** Every non-empty line judged by the rule `validateEntries` applies (1-based line numbers). */
+export function checkEntries(list: readonly string[]): EntryCheck[] {
+  const out: EntryCheck[] = [];
+  list.forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const entry = normalizeEntry(raw);
+    out.push({ line: i + 1, input: raw.trim(), entry, error: entry === null ? 'invalid' : null });
+  });
+  return out;
+}
+
 export function dedupe(list: readonly string[]): string[] {
   return [...new Set(list)];
 }

@@ -4,6 +4,10 @@ import { UnprocessableError } from '../../core/errors.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import {
   AllowlistStateSchema,
+  CheckResponse,
+  RefreshResponse,
+  ValidateBody,
+  ValidateResponse,
   ManualBody,
   ManualResponse,
   ParseSubscriptionBody,
@@ -28,6 +32,25 @@ export const allowlistRoutes: FastifyPluginAsyncTypebox<{ allowlist: AllowlistSe
 
   app.get('/ip-allowlist', { schema: { tags, response: { 200: AllowlistStateSchema, 401: ErrorResponse } } }, async () =>
     service.state(),
+  );
+
+  // The caller's address as the login sees it (same trust of proxies), and the lists' verdict: the
+  // console asks before turning the allowlist on, so nobody locks themselves out unwarned.
+  app.get('/ip-allowlist/check', { schema: { tags, response: { 200: CheckResponse, 401: ErrorResponse } } }, async (req) =>
+    service.check(req.actor.ip ?? ''),
+  );
+
+  // A batch judged line by line by the writes' own rule; stores nothing.
+  app.post(
+    '/ip-allowlist/validate',
+    { schema: { tags, body: ValidateBody, response: { 200: ValidateResponse, 401: ErrorResponse } } },
+    async (req) => service.validate(req.body.ips),
+  );
+
+  app.post(
+    '/ip-allowlist/refresh',
+    { config: guarded, schema: { tags, response: { 200: RefreshResponse, ...errors } } },
+    async (req) => service.refreshNow(req.actor),
   );
 
   app.post(

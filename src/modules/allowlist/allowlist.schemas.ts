@@ -53,6 +53,47 @@ export const ManualResponse = Type.Object({ success: Type.Boolean(), manual_ips:
 export const RemoveQuery = Type.Object({ ip: Type.String({ minLength: 1, maxLength: 300 }) });
 
 export const RemoveResponse = Type.Object({ success: Type.Boolean(), removed: Type.String(), remaining: Type.Integer() });
+/** A batch judged line by line, nothing stored: the same limits as `POST /ip-allowlist/manual`. */
+export const ValidateBody = ManualBody;
+
+export const ValidateResponse = Type.Object({
+  entries: Type.Array(
+    Type.Object({
+      /** 1-based position in `ips` (empty entries are skipped, as the writes skip them). */
+      line: Type.Integer(),
+      input: Type.String(),
+      /** The stored form (domains lower-cased), null when invalid. */
+      entry: Type.Union([Type.String(), Type.Null()]),
+      /** `invalid`: not an IPv4 address, an IPv4/bits range or a domain name. */
+      error: Type.Union([Type.Literal('invalid'), Type.Null()]),
+    }),
+  ),
+  valid_count: Type.Integer(),
+  invalid_count: Type.Integer(),
+});
+
+/** The caller's address as the login sees it, and what the current lists decide for it. */
+export const CheckResponse = Type.Object({
+  ip: Type.String(),
+  enabled: Type.Boolean(),
+  /** An entry of the stored lists matches the address (whether the allowlist is on or not). */
+  listed: Type.Boolean(),
+  /** A login from this address passes now (`!enabled || listed`). */
+  allowed: Type.Boolean(),
+});
+
+export const RefreshResponse = Type.Object({
+  success: Type.Boolean(),
+  refresh_ok: Type.Boolean(),
+  refresh_error: Type.Union([Type.String(), Type.Null()]),
+  subscription_count: Type.Integer(),
+  total_count: Type.Integer(),
+  last_refresh: Type.Union([Type.String(), Type.Null()]),
+});
+
+export type ValidateResponse = Static<typeof ValidateResponse>;
+export type CheckResponse = Static<typeof CheckResponse>;
+export type RefreshResponse = Static<typeof RefreshResponse>;
 export type ParseSubscriptionBody = Static<typeof ParseSubscriptionBody>;
 export type ParseSubscriptionResponse = Static<typeof ParseSubscriptionResponse>;
 export type SaveBody = Static<typeof SaveBody>;

@@ -12,10 +12,10 @@ import { every, type Periodic } from '../../core/periodic.js';
 import { nowIso } from '../../core/time.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
-import { dedupe, joinList, normalizeEntry, splitList, validateEntries } from './allowlist-entries.js';
+import { checkEntries, dedupe, joinList, normalizeEntry, splitList, validateEntries } from './allowlist-entries.js';
 import { FetchRejectedError, type SafeFetcher } from '../../adapters/http/safe-fetch.js';
 import { extractHosts } from './subscription-parser.js';
-import type { AllowlistState, SaveBody, SaveResponse } from './allowlist.schemas.js';
+import type { AllowlistState, CheckResponse, RefreshResponse, SaveBody, SaveResponse, ValidateResponse } from './allowlist.schemas.js';
 
 export const K = {
   enabled: 'login_allowlist_enabled',
@@ -36,6 +36,8 @@ export interface AllowlistServiceDeps {
   audit: AuditService;
   log: Logger;
   fetcher: SafeFetcher;
+  /** The login guard's match of an address against the stored lists (on or off). */
+  listAllows(ip: string): Promise<boolean>;
 }
 
 export class AllowlistService {
@@ -70,6 +72,53 @@ export class AllowlistService {
       total_count: dedupe([...subscription, ...manual]).length,
       last_refresh: this.d.settings.get(K.lastRefresh) || null,
     };
+  }
+
+  /** What a login from `ip` would meet: the lists' verdict, and whether the allowlist is on. */
+  async check(ip: string): Promise<CheckResponse> {
+    const enabled = this.d.settings.getBool(K.enabled);
+    const listed = await this.d.listAllows(ip);
+    return { ip, enabled, listed, allowed: !enabled || listed };
+  }
+
+  /** Judges a batch line by line with the writes' own rule; stores nothing. */
+  validate(ips: readonly string[]): ValidateResponse {
+    const entries = checkEntries(ips);
+    const invalid = entries.filter((e) => e.error !== null).length;
+    return { entries, valid_count: entries.length - invalid, invalid_count: invalid };
+  }
+
+  /**
+   * Refresh now from the stored subscription URL (400 when none is set). A failure keeps the
+   * previous list and answers refresh_ok false, as the save does. Audit `refresh_ip_allowlist`.
+   */
+  refreshNow(actor: Actor): Promise<RefreshResponse> {
+    return this.serial(async () => {
+      const url = (this.d.settings.get(K.url) ?? '').trim();
+      if (!url) throw new BadRequestError('No subscription URL is set', 'allowlist_no_subscription');
+      let error: string | null = null;
+      try {
+        const hosts = await this.fetchHosts(url);
+        await this.d.settings.set(K.subscription, joinList(hosts));
+        await this.d.settings.set(K.lastRefresh, nowIso());
+        await this.recompute();
+      } catch (err) {
+        error = err instanceof Error ? err.message : 'Subscription refresh failed';
+      }
+      const s = this.state();
+      await this.d.audit.record(actor, 'refresh_ip_allowlist', {
+        type: 'ip_allowlist',
+        detail: `subscription=${s.subscription_count} refresh_ok=${error === null}`,
+      });
+      return {
+        success: true as const,
+        refresh_ok: error === null,
+        refresh_error: error,
+        subscription_count: s.subscription_count,
+        total_count: s.total_count,
+        last_refresh: s.last_refresh,
+      };
+    });
   }
 
   /** Fetches and parses a subscription; every failure is a 400 with a safe message. */

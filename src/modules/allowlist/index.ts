@@ -21,6 +21,8 @@ export interface AllowlistModuleDeps {
   resolver: HostResolver;
   /** Test-only: loopback subscription URLs are admitted (other private ranges never are). */
   allowPrivateFetch: boolean;
+  /** The login guard's match of an address against the stored lists. */
+  listAllows(ip: string): Promise<boolean>;
 }
 
 export function createAllowlistModule(d: AllowlistModuleDeps) {
@@ -31,7 +33,7 @@ export function createAllowlistModule(d: AllowlistModuleDeps) {
     );
   }
   const fetcher = new SafeFetcher({ resolve: d.resolver, allowLoopback: d.allowPrivateFetch });
-  const allowlist = new AllowlistService({ settings: d.settings, cache: d.cache, audit: d.audit, log: d.log, fetcher });
+  const allowlist = new AllowlistService({ settings: d.settings, cache: d.cache, audit: d.audit, log: d.log, fetcher, listAllows: d.listAllows });
   const feature: Feature = {
     name: 'allowlist',
     routes: [mount('/api/settings', allowlistRoutes, { allowlist })],

@@ -51,6 +51,11 @@ export class LoginGuard {
   /** True when the allowlist is off or the address matches an entry (address, CIDR or host name). */
   async isAllowed(ip: string): Promise<boolean> {
     if (!this.allowlistEnabled()) return true;
+    return this.listAllows(ip);
+  }
+
+  /** True when the address matches an entry of the stored lists, whether the allowlist is on or not. */
+  async listAllows(ip: string): Promise<boolean> {
     const caller = normalizeIp(ip);
     if (!caller) return false;
     // The union of subscription and manual entries, read at the source so a

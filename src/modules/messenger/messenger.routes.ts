@@ -1,9 +1,11 @@
 /** `/api/settings/messenger/...`: the bot channel endpoints, default and offline bot. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { optionalBody } from '../../http/optional-body.js';
+import { requireAdmin } from '../../http/request-context.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import type { BotKind } from '../../platform/notifications/bot-credentials.js';
 import type { MessengerService } from './messenger.service.js';
-import { ChatList, RevealedToken, TestSent } from './messenger.schemas.js';
+import { ChatList, RevealBody, RevealedToken, TestSent } from './messenger.schemas.js';
 
 const errors = {
   400: ErrorResponse,
@@ -28,9 +30,14 @@ export const messengerRoutes: FastifyPluginAsyncTypebox<{ messenger: MessengerSe
     );
     app.post(
       `${base}/reveal-token`,
-      // A stored secret: an administrator's, never the API key's.
-      { config: { adminOnly: true }, schema: { tags: ['messenger'], response: { 200: RevealedToken, ...errors } } },
-      async (req) => service.revealToken(req.actor, kind),
+      // A stored secret: an administrator's, never the API key's. The body is optional (the
+      // spec's call has none); with `current_password` the password is checked first.
+      {
+        config: { adminOnly: true },
+        preValidation: optionalBody,
+        schema: { tags: ['messenger'], body: RevealBody, response: { 200: RevealedToken, ...errors, 429: ErrorResponse } },
+      },
+      async (req) => service.revealToken(req.actor, kind, requireAdmin(req), req.body.current_password),
     );
     app.get(
       `${base}/chats`,

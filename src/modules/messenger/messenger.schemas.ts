@@ -12,5 +12,8 @@ export const ChatList = Type.Object({ chats: Type.Array(ChatEntry), count: Type.
 export const TestSent = Type.Object({ success: Type.Boolean() });
 export const RevealedToken = Type.Object({ key: Type.String(), value: Type.String() });
 
+/** `current_password` (optional): when given, checked like the login's (400 wrong, counted). */
+export const RevealBody = Type.Object({ current_password: Type.Optional(Type.String({ maxLength: 1024 })) });
+
 export type ChatEntry = Static<typeof ChatEntry>;
 export type ChatList = Static<typeof ChatList>;

@@ -6,6 +6,7 @@
 import { MessengerBotClient } from '../../adapters/notifiers/messenger-notifier.js';
 import { NotifierError } from '../../adapters/notifiers/notifier.js';
 import type { Actor } from '../../core/actor.js';
+import type { AdminRow } from '../../db/types.js';
 import { BadGatewayError, BadRequestError, NotFoundError } from '../../core/errors.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
@@ -19,6 +20,8 @@ export interface MessengerServiceDeps {
   audit: AuditService;
   apiBase: string;
   timeoutMs?: number;
+  /** The login's check of an admin's own password (400 wrong, 429 locked out; counted and audited). */
+  requireCurrentPassword?(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
 function label(kind: BotKind): string {
@@ -39,7 +42,11 @@ export class MessengerService {
     return { success: true };
   }
 
-  async revealToken(actor: Actor, kind: BotKind): Promise<{ key: string; value: string }> {
+  async revealToken(actor: Actor, kind: BotKind, admin?: AdminRow, currentPassword?: string): Promise<{ key: string; value: string }> {
+    if (currentPassword !== undefined && admin && this.d.requireCurrentPassword) {
+      const path = kind === 'offline' ? '/messenger/offline/reveal-token' : '/messenger/reveal-token';
+      await this.d.requireCurrentPassword(actor, admin, currentPassword, `POST /api/settings${path}`);
+    }
     const creds = botCredentials(kind, this.d.settings, this.d.secrets);
     // Decryption errors propagate (500): a stored but unreadable token is not "not stored".
     const value = this.d.secrets.read(creds.tokenKey);

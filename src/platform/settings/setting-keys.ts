@@ -19,6 +19,10 @@ export const ENCRYPTED_KEYS = new Set<string>(['api_key', 'messenger_bot_token',
 const OPEN = { guardsAccess: false } as const;
 const GUARDS_ACCESS = { guardsAccess: true } as const;
 
+/** What a setting is for; the console groups its settings page by this. */
+export const SETTING_GROUPS = ['general', 'appearance', 'monitoring', 'notifications', 'messenger', 'access', 'infrastructure', 'deployment'] as const;
+export type SettingGroup = (typeof SETTING_GROUPS)[number];
+
 /**
  * Every key PUT accepts, each marked whether it guards access: a setting whose purpose is to keep
  * people out (re-authentication for credential changes, the login allowlist and its entries, the
@@ -26,44 +30,44 @@ const GUARDS_ACCESS = { guardsAccess: true } as const;
  * lift the very protection that limits a stolen key or token; widening the allowlist weakens it
  * as much as turning it off. A new key must be marked here one way or the other.
  */
-const WRITABLE: Record<string, { readonly guardsAccess: boolean }> = {
-  system_name: OPEN,
-  system_title: OPEN,
-  db_pool_size: OPEN,
-  db_max_overflow: OPEN,
-  heartbeat_timeout: OPEN,
-  cache_url: OPEN,
-  api_base_url: OPEN,
-  cpu_alert_threshold: OPEN,
-  mem_alert_threshold: OPEN,
-  disk_alert_threshold: OPEN,
-  messenger_bot_token: OPEN,
-  messenger_chat_id: OPEN,
-  messenger_offline_bot_token: OPEN,
-  messenger_offline_chat_id: OPEN,
-  login_allowlist_enabled: GUARDS_ACCESS,
-  login_subscription_url: GUARDS_ACCESS,
-  login_subscription_ips: GUARDS_ACCESS,
-  login_manual_ips: GUARDS_ACCESS,
-  login_allowed_ips: GUARDS_ACCESS,
-  session_max_age_days: GUARDS_ACCESS,
-  credential_reauth: GUARDS_ACCESS,
-  notify_alert_cpu: OPEN,
-  notify_alert_mem: OPEN,
-  notify_alert_disk: OPEN,
-  notify_alert_offline: OPEN,
-  notify_recovery: OPEN,
-  notify_time_drift: OPEN,
-  notify_system_cache: OPEN,
-  notify_system_db: OPEN,
-  notify_restart: OPEN,
-  notify_script_complete: OPEN,
-  script_exec_complete_sound: OPEN,
-  push_complete_sound: OPEN,
-  editor_theme: OPEN,
-  theme: OPEN,
-  zip_name_encoding: OPEN,
-  ssh_probe_interval: OPEN,
+const WRITABLE: Record<string, { readonly guardsAccess: boolean; readonly group: SettingGroup }> = {
+  system_name: { ...OPEN, group: 'general' },
+  system_title: { ...OPEN, group: 'general' },
+  db_pool_size: { ...OPEN, group: 'infrastructure' },
+  db_max_overflow: { ...OPEN, group: 'infrastructure' },
+  heartbeat_timeout: { ...OPEN, group: 'monitoring' },
+  cache_url: { ...OPEN, group: 'infrastructure' },
+  api_base_url: { ...OPEN, group: 'general' },
+  cpu_alert_threshold: { ...OPEN, group: 'monitoring' },
+  mem_alert_threshold: { ...OPEN, group: 'monitoring' },
+  disk_alert_threshold: { ...OPEN, group: 'monitoring' },
+  messenger_bot_token: { ...OPEN, group: 'messenger' },
+  messenger_chat_id: { ...OPEN, group: 'messenger' },
+  messenger_offline_bot_token: { ...OPEN, group: 'messenger' },
+  messenger_offline_chat_id: { ...OPEN, group: 'messenger' },
+  login_allowlist_enabled: { ...GUARDS_ACCESS, group: 'access' },
+  login_subscription_url: { ...GUARDS_ACCESS, group: 'access' },
+  login_subscription_ips: { ...GUARDS_ACCESS, group: 'access' },
+  login_manual_ips: { ...GUARDS_ACCESS, group: 'access' },
+  login_allowed_ips: { ...GUARDS_ACCESS, group: 'access' },
+  session_max_age_days: { ...GUARDS_ACCESS, group: 'access' },
+  credential_reauth: { ...GUARDS_ACCESS, group: 'access' },
+  notify_alert_cpu: { ...OPEN, group: 'notifications' },
+  notify_alert_mem: { ...OPEN, group: 'notifications' },
+  notify_alert_disk: { ...OPEN, group: 'notifications' },
+  notify_alert_offline: { ...OPEN, group: 'notifications' },
+  notify_recovery: { ...OPEN, group: 'notifications' },
+  notify_time_drift: { ...OPEN, group: 'notifications' },
+  notify_system_cache: { ...OPEN, group: 'notifications' },
+  notify_system_db: { ...OPEN, group: 'notifications' },
+  notify_restart: { ...OPEN, group: 'notifications' },
+  notify_script_complete: { ...OPEN, group: 'notifications' },
+  script_exec_complete_sound: { ...OPEN, group: 'appearance' },
+  push_complete_sound: { ...OPEN, group: 'appearance' },
+  editor_theme: { ...OPEN, group: 'appearance' },
+  theme: { ...OPEN, group: 'appearance' },
+  zip_name_encoding: { ...OPEN, group: 'general' },
+  ssh_probe_interval: { ...OPEN, group: 'monitoring' },
 };
 
 export const MUTABLE_KEYS: ReadonlySet<string> = new Set(Object.keys(WRITABLE));
@@ -73,6 +77,12 @@ export const ACCESS_GUARD_KEYS: ReadonlySet<string> = new Set(Object.keys(WRITAB
 
 export function guardsAccess(key: string): boolean {
   return ACCESS_GUARD_KEYS.has(key);
+}
+
+/** The group of a key (immutable keys are the deployment's); null for an unknown key. */
+export function settingGroup(key: string): SettingGroup | null {
+  if (isImmutable(key)) return 'deployment';
+  return WRITABLE[key]?.group ?? null;
 }
 
 /** Integer settings: `min`..`max`, or also 0 where `zeroOff` (0 switches the feature off). */
@@ -97,6 +107,24 @@ export const ENUM_RULES: Record<string, string[]> = {
   credential_reauth: ['true', 'false'],
   // How ZIP entry names not marked as UTF-8 are read; `gbk` reads with GB18030, its superset.
   zip_name_encoding: ['auto', 'gbk', 'cp437', 'utf-8'],
+};
+
+/**
+ * Switches: read as on/off by `RuntimeSettings.getBool` (`true`, `1`, `yes`, `on`); written as
+ * `true`/`false`. No PUT validator: any other text reads as off. `notify_*` read as on when unset.
+ */
+export const SWITCH_KEYS: Record<string, { unsetMeans: boolean }> = {
+  login_allowlist_enabled: { unsetMeans: false },
+  notify_alert_cpu: { unsetMeans: true },
+  notify_alert_mem: { unsetMeans: true },
+  notify_alert_disk: { unsetMeans: true },
+  notify_alert_offline: { unsetMeans: true },
+  notify_recovery: { unsetMeans: true },
+  notify_time_drift: { unsetMeans: true },
+  notify_system_cache: { unsetMeans: true },
+  notify_system_db: { unsetMeans: true },
+  notify_restart: { unsetMeans: true },
+  notify_script_complete: { unsetMeans: true },
 };
 
 export const DEFAULTS: Record<string, string> = {

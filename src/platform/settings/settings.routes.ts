@@ -8,7 +8,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponse } from '../../http/schemas.js';
 import { requireAdmin } from '../../http/request-context.js';
-import { KeyParams, PutSettingBody, PutSettingResponse, RevealResponse, RotateApiKeyBody, SettingSchema } from './settings.schemas.js';
+import {
+  KeyParams,
+  PutSettingBody,
+  PutSettingResponse,
+  RevealBody,
+  RevealResponse,
+  RotateApiKeyBody,
+  SettingSchema,
+  SettingsSchemaResponse,
+} from './settings.schemas.js';
+import { settingsSchema } from './settings-schema.js';
+import { optionalBody } from '../../http/optional-body.js';
 import type { SettingsService } from './settings.service.js';
 import { guardsAccess } from './setting-keys.js';
 
@@ -19,6 +30,13 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
     '/',
     { schema: { tags: ['settings'], response: { 200: Type.Array(SettingSchema), 401: ErrorResponse } } },
     async () => service.list(),
+  );
+
+  // A fixed path: Fastify prefers it over `/:key` (there is no setting named `schema`).
+  app.get(
+    '/schema',
+    { schema: { tags: ['settings'], response: { 200: SettingsSchemaResponse, 401: ErrorResponse } } },
+    async () => settingsSchema(),
   );
 
   app.get(
@@ -54,7 +72,12 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsServi
 
   app.post(
     '/api-key/reveal',
-    { config: { adminOnly: true }, schema: { tags: ['settings'], response: { 200: RevealResponse, ...errors } } },
-    async (req) => service.revealApiKey(req.actor),
+    {
+      config: { adminOnly: true },
+      // The body is optional (the spec's call has none); the console always sends the password.
+      preValidation: optionalBody,
+      schema: { tags: ['settings'], body: RevealBody, response: { 200: RevealResponse, ...errors, 429: ErrorResponse } },
+    },
+    async (req) => service.revealApiKey(req.actor, requireAdmin(req), req.body.current_password),
   );
 };

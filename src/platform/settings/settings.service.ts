@@ -109,7 +109,11 @@ export class SettingsService {
     return { key, value };
   }
 
-  async revealApiKey(actor: Actor): Promise<RevealResponse> {
+  /** With `currentPassword` (the console sends it), a wrong one is refused before anything is read. */
+  async revealApiKey(actor: Actor, admin?: AdminRow, currentPassword?: string): Promise<RevealResponse> {
+    if (currentPassword !== undefined && admin) {
+      await this.d.requireCurrentPassword(actor, admin, currentPassword, 'POST /api/settings/api-key/reveal');
+    }
     const value = this.d.secrets.read('api_key');
     if (value === null) throw new NotFoundError('API key not stored', 'secret_not_stored');
     await this.d.audit.record(actor, 'reveal_api_key', { type: 'setting', id: 'api_key' });

@@ -15,6 +15,7 @@ function serviceOf(t: TestApp): AllowlistService {
     audit: c.audit,
     log: c.log,
     fetcher: new SafeFetcher({ resolve: async () => ['127.0.0.1'], allowLoopback: true }),
+    listAllows: async () => false,
   });
 }
 

@@ -1232,7 +1232,9 @@ export interface ApiRoutes {
   'POST /api/settings/api-key/reveal': {
     params: never;
     query: never;
-    body: never;
+    body: {
+      current_password?: string;
+    };
     reply: {
       key: string;
       value: string;
@@ -1312,6 +1314,17 @@ export interface ApiRoutes {
       refresh_error: string | null;
     };
   };
+  'GET /api/settings/ip-allowlist/check': {
+    params: never;
+    query: never;
+    body: never;
+    reply: {
+      ip: string;
+      enabled: boolean;
+      listed: boolean;
+      allowed: boolean;
+    };
+  };
   'DELETE /api/settings/ip-allowlist/ip': {
     params: never;
     query: {
@@ -1350,6 +1363,19 @@ export interface ApiRoutes {
       count: number;
     };
   };
+  'POST /api/settings/ip-allowlist/refresh': {
+    params: never;
+    query: never;
+    body: never;
+    reply: {
+      success: boolean;
+      refresh_ok: boolean;
+      refresh_error: string | null;
+      subscription_count: number;
+      total_count: number;
+      last_refresh: string | null;
+    };
+  };
   'POST /api/settings/ip-allowlist/toggle': {
     params: never;
     query: {
@@ -1359,6 +1385,27 @@ export interface ApiRoutes {
     reply: {
       success: boolean;
       enabled: boolean;
+    };
+  };
+  'POST /api/settings/ip-allowlist/validate': {
+    params: never;
+    query: never;
+    body: {
+      /**
+       * @minItems 1
+       * @maxItems 100
+       */
+      ips: string[];
+    };
+    reply: {
+      entries: {
+        line: number;
+        input: string;
+        entry: string | null;
+        error: 'invalid' | null;
+      }[];
+      valid_count: number;
+      invalid_count: number;
     };
   };
   'GET /api/settings/messenger/chats': {
@@ -1392,7 +1439,9 @@ export interface ApiRoutes {
   'POST /api/settings/messenger/offline/reveal-token': {
     params: never;
     query: never;
-    body: never;
+    body: {
+      current_password?: string;
+    };
     reply: {
       key: string;
       value: string;
@@ -1409,7 +1458,9 @@ export interface ApiRoutes {
   'POST /api/settings/messenger/reveal-token': {
     params: never;
     query: never;
-    body: never;
+    body: {
+      current_password?: string;
+    };
     reply: {
       key: string;
       value: string;
@@ -1459,6 +1510,31 @@ export interface ApiRoutes {
         updated_at: string | null;
       };
       messenger_layer3_ready: boolean;
+    };
+  };
+  'GET /api/settings/schema': {
+    params: never;
+    query: never;
+    body: never;
+    reply: {
+      groups: string[];
+      settings: {
+        key: string;
+        group: string;
+        schema: {
+          type: 'integer' | 'string' | 'boolean';
+          minimum?: number;
+          maximum?: number;
+          zero_off?: boolean;
+          enum?: string[];
+          max_length?: number;
+        };
+        secret: boolean;
+        immutable: boolean;
+        api_key_may_change: boolean;
+        default: string | null;
+        unset_means?: boolean;
+      }[];
     };
   };
   'GET /api/ssh-key-presets': {

@@ -4,10 +4,123 @@
  */
 import type { Translated } from '../translated';
 
-export const en = {};
+export const en = {
+  title: 'Login allowlist',
+  intro: 'When on, sign-in is allowed only from the addresses, ranges and host names listed here (manual entries and the subscription together).',
+  status: 'Status',
+  enabled: 'Allowlist on',
+  on: 'On',
+  off: 'Off',
+  turnedOn: 'The login allowlist is on.',
+  turnedOff: 'The login allowlist is off.',
+  yourAddress: 'Your address as the service sees it: {{ip}}',
+  youAreListed: 'It is in the list: you can still sign in when the allowlist is on.',
+  youAreNotListed: 'It is not in the list.',
+  lockoutTitle: 'You would be locked out',
+  lockoutMessage: 'Your address {{ip}} is not in the allowlist. If you turn it on, you cannot sign in again from this address until someone turns it off or adds your address.',
+  lockoutConfirm: 'Turn on anyway',
+  counts: {
+    manual_one: '{{count}} manual entry',
+    manual_other: '{{count}} manual entries',
+    subscription_one: '{{count}} from the subscription',
+    subscription_other: '{{count}} from the subscription',
+    total_one: '{{count}} distinct entry in total',
+    total_other: '{{count}} distinct entries in total',
+  },
+  lastRefresh: 'Last refresh',
+  neverRefreshed: 'Never',
+  manual: {
+    title: 'Manual entries',
+    empty: 'No manual entries yet.',
+    addLabel: 'Add entries (one per line)',
+    addHelp: 'IPv4 addresses, IPv4 ranges like 203.0.113.0/24, or host names. Up to 100 at a time.',
+    add: 'Add entries',
+    added_one: '{{count}} entry added.',
+    added_other: '{{count}} entries added.',
+    lineError: 'Line {{line}}: “{{input}}” is not an IPv4 address, range or host name.',
+    linesRefused_one: '{{count}} line was refused; nothing was added. Fix it and add again.',
+    linesRefused_other: '{{count}} lines were refused; nothing was added. Fix them and add again.',
+    remove: 'Remove {{entry}}',
+    removed: '{{entry}} removed.',
+    focusEntries: 'Entries',
+  },
+  subscription: {
+    title: 'Subscription',
+    help: 'A proxy subscription link; its host names and addresses are allowed. It is refreshed every 2 hours.',
+    url: 'Subscription URL',
+    preview: 'Preview',
+    previewCount_one: 'The subscription lists {{count}} host.',
+    previewCount_other: 'The subscription lists {{count}} hosts.',
+    previewHosts: 'Hosts in the subscription',
+    save: 'Save URL',
+    clear: 'Remove subscription',
+    saved: 'The subscription is saved.',
+    savedRefreshFailed: 'The URL is saved, but the refresh failed: {{error}}',
+    refresh: 'Refresh now',
+    refreshed_one: 'Refreshed: {{count}} host.',
+    refreshed_other: 'Refreshed: {{count}} hosts.',
+    refreshFailed: 'The refresh failed; the previous list is kept: {{error}}',
+    entries: 'Entries from the subscription',
+  },
+};
 
-export const zhCN: Translated<typeof en> = {};
+export const zhCN: Translated<typeof en> = {
+  title: '登录白名单',
+  intro: '启用后，只允许从此处列出的地址、网段和主机名登录（手动条目与订阅条目合并）。',
+  status: '状态',
+  enabled: '启用白名单',
+  on: '已启用',
+  off: '已关闭',
+  turnedOn: '登录白名单已启用。',
+  turnedOff: '登录白名单已关闭。',
+  yourAddress: '服务看到的你的地址：{{ip}}',
+  youAreListed: '该地址在名单中：启用白名单后你仍可登录。',
+  youAreNotListed: '该地址不在名单中。',
+  lockoutTitle: '你将被锁定在外',
+  lockoutMessage: '你的地址 {{ip}} 不在白名单中。启用后，你将无法再从此地址登录，直到有人关闭白名单或添加你的地址。',
+  lockoutConfirm: '仍然启用',
+  counts: {
+    manual_other: '{{count}} 个手动条目',
+    subscription_other: '{{count}} 个来自订阅',
+    total_other: '共 {{count}} 个不重复条目',
+  },
+  lastRefresh: '上次刷新',
+  neverRefreshed: '从未',
+  manual: {
+    title: '手动条目',
+    empty: '还没有手动条目。',
+    addLabel: '添加条目（每行一个）',
+    addHelp: 'IPv4 地址、IPv4 网段（如 203.0.113.0/24）或主机名。每次最多 100 个。',
+    add: '添加条目',
+    added_other: '已添加 {{count}} 个条目。',
+    lineError: '第 {{line}} 行：“{{input}}”不是 IPv4 地址、网段或主机名。',
+    linesRefused_other: '有 {{count}} 行被拒绝，未添加任何条目。请修正后重新添加。',
+    remove: '删除 {{entry}}',
+    removed: '已删除 {{entry}}。',
+    focusEntries: '条目',
+  },
+  subscription: {
+    title: '订阅',
+    help: '代理订阅链接；其中的主机名和地址将被允许。每 2 小时刷新一次。',
+    url: '订阅地址',
+    preview: '预览',
+    previewCount_other: '订阅中有 {{count}} 个主机。',
+    previewHosts: '订阅中的主机',
+    save: '保存地址',
+    clear: '移除订阅',
+    saved: '订阅已保存。',
+    savedRefreshFailed: '地址已保存，但刷新失败：{{error}}',
+    refresh: '立即刷新',
+    refreshed_other: '已刷新：{{count}} 个主机。',
+    refreshFailed: '刷新失败，保留之前的名单：{{error}}',
+    entries: '来自订阅的条目',
+  },
+};
 
-export const codesEn = {};
+export const codesEn = {
+  allowlist_no_subscription: 'Set a subscription URL first, then refresh.',
+};
 
-export const codesZhCN: Translated<typeof codesEn> = {};
+export const codesZhCN: Translated<typeof codesEn> = {
+  allowlist_no_subscription: '请先设置订阅地址，再刷新。',
+};

@@ -4,9 +4,52 @@
  */
 import type { Translated } from '../translated';
 
-export const en = {};
+export const en = {
+  title: 'Notifications',
+  intro: 'Alerts and events are sent through a messenger bot. Server-offline alerts can use a bot of their own.',
+  bots: {
+    default: 'Notification bot',
+    offline: 'Offline alert bot',
+    defaultHelp: 'Carries every notification, and offline alerts when no offline bot is set.',
+    offlineHelp: 'Optional: when its token and chat id are set, server-offline alerts go here.',
+  },
+  findChats: 'Find chats',
+  findChatsHelp: 'Send any message to the bot first, then find the chats it has seen.',
+  chatsFound_one: '{{count}} chat found',
+  chatsFound_other: '{{count}} chats found',
+  noChats: 'The bot has seen no chat yet. Send it a message, then try again.',
+  pickChat: 'Chat',
+  useChat: 'Use this chat',
+  chatUsed: 'The chat id is saved.',
+  chatTypes: { private: 'Private', group: 'Group', supergroup: 'Supergroup', channel: 'Channel', other: 'Other' },
+  sendTest: 'Send a test message',
+  testSent: 'The test message was sent.',
+  events: 'Which events notify',
+  eventsHelp: 'Each switch is saved at once.',
+};
 
-export const zhCN: Translated<typeof en> = {};
+export const zhCN: Translated<typeof en> = {
+  title: '通知',
+  intro: '告警和事件通过消息机器人发送。服务器离线告警可以使用单独的机器人。',
+  bots: {
+    default: '通知机器人',
+    offline: '离线告警机器人',
+    defaultHelp: '发送所有通知；未设置离线告警机器人时也发送离线告警。',
+    offlineHelp: '可选：设置令牌和聊天 ID 后，服务器离线告警将发送到这里。',
+  },
+  findChats: '查找聊天',
+  findChatsHelp: '先给机器人发送任意消息，再查找它见过的聊天。',
+  chatsFound_other: '找到 {{count}} 个聊天',
+  noChats: '机器人还没有见过任何聊天。请先给它发送一条消息，然后重试。',
+  pickChat: '聊天',
+  useChat: '使用此聊天',
+  chatUsed: '聊天 ID 已保存。',
+  chatTypes: { private: '私聊', group: '群组', supergroup: '超级群组', channel: '频道', other: '其他' },
+  sendTest: '发送测试消息',
+  testSent: '测试消息已发送。',
+  events: '哪些事件发送通知',
+  eventsHelp: '每个开关切换后立即保存。',
+};
 
 export const codesEn = {};
 
