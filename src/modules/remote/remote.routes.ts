@@ -47,7 +47,7 @@ export const remoteRoutes: FastifyPluginAsyncTypebox<RemoteRoutesOptions> = asyn
   app.post(
     '/diagnose',
     { schema: { tags, body: DiagnoseBody, response: { 200: DiagnoseResponse, 400: e, 404: e } } },
-    async (req) => diagnose.diagnose(req.actor, req.body.server_id, req.body.target_path),
+    async (req) => diagnose.diagnose(req.actor, req.body),
   );
 
   app.post(
