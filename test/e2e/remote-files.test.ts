@@ -90,7 +90,7 @@ describe.each(WIDTHS)('remote files at %s', (viewport) => {
     const names = await page.getByRole('row').allTextContents();
     expect(names.findIndex((n) => n.includes('docs'))).toBeLessThan(names.findIndex((n) => n.includes('old.txt')));
     expect(await row(page, '.secret').count()).toBe(0);
-    await page.getByRole('switch', { name: t(en, 'remoteFiles.showHidden') }).check({ force: true });
+    await page.getByRole('switch', { name: t(en, 'remoteFiles.showHidden') }).click({ force: true });
     await expect.poll(() => row(page, '.secret').count()).toBe(1);
     expect(page.url()).toContain('hidden=1');
     await expectAccessible(page);
@@ -193,6 +193,7 @@ describe.each(WIDTHS)('remote files at %s', (viewport) => {
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.url()).not.toContain('diagnose=1');
+    await expect.poll(() => panel.count()).toBe(0); // closed, not fading out under axe
     await expect.poll(() => page.getByRole('alert').filter({ hasText: t(en, 'remoteFiles.listError') }).count()).toBe(1);
     await expectAccessible(page);
     await switchScheme(page, 'light');

@@ -93,7 +93,8 @@ export default function RemoteFilesPage() {
       <ErrorDisplay error={server.error} onRetry={() => void server.refetch()} />
 
       <Stack gap="xs">
-        <Breadcrumbs aria-label={t('remoteFiles.breadcrumbs')} separatorMargin={4} style={{ flexWrap: 'wrap', rowGap: 4 }}>
+        <Box component="nav" aria-label={t('remoteFiles.breadcrumbs')}>
+          <Breadcrumbs separatorMargin={4} style={{ flexWrap: 'wrap', rowGap: 4 }}>
           {crumbsOf(dir).map((c, i, list) =>
             i === list.length - 1 ? (
               <Text key={c.path} size="sm" ff="monospace" fw={600} aria-current="page" style={{ wordBreak: 'break-all' }}>
@@ -103,9 +104,10 @@ export default function RemoteFilesPage() {
               <Anchor key={c.path} component={Link} to={hrefFor(c.path)} size="sm" ff="monospace" aria-label={c.path === '/' ? t('remoteFiles.root') : undefined}>
                 {c.name}
               </Anchor>
-            ),
-          )}
-        </Breadcrumbs>
+              ),
+            )}
+          </Breadcrumbs>
+        </Box>
         <Group justify="space-between" gap="sm" wrap="wrap">
           <Group gap="xs" wrap="wrap">
             <Button size={size} leftSection={<IconUpload size={16} aria-hidden />} onClick={() => open({ kind: 'upload' })} disabled={!validId}>
