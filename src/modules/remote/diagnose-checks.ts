@@ -45,7 +45,7 @@ export class CheckList {
   private readonly byName = new Map<DiagnoseCheckName, DiagnoseCheck>();
 
   ok(check: DiagnoseCheckName, detail: string | null = null): void {
-    this.byName.set(check, { check, status: 'ok', detail, advice: null, advice_text: null });
+    this.byName.set(check, { check, status: 'ok', detail });
   }
 
   warn(check: DiagnoseCheckName, detail: string | null, advice: DiagnoseAdvice): void {
@@ -59,7 +59,7 @@ export class CheckList {
   /** Every check in order; those never decided are `skipped`. */
   list(): DiagnoseCheck[] {
     return DIAGNOSE_CHECKS.map(
-      (check) => this.byName.get(check) ?? { check, status: 'skipped', detail: null, advice: null, advice_text: null },
+      (check) => this.byName.get(check) ?? { check, status: 'skipped', detail: null },
     );
   }
 }

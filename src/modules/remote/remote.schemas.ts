@@ -77,10 +77,10 @@ export const DiagnoseCheck = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('failed'), Type.Literal('warning'), Type.Literal('skipped')]),
   /** What was found (a version, `12G free`, `drwxr-xr-x`) or the error text (English, from the server or the SSH library). */
   detail: Nullable(Type.String()),
-  /** What to do about it, as a code; null when the check passed or was skipped. */
-  advice: Nullable(DiagnoseAdvice),
-  /** The advice in English, for API clients without the console's catalogue. */
-  advice_text: Nullable(Type.String()),
+  /** What to do about it, as a code; absent when the check passed or was skipped. */
+  advice: Type.Optional(DiagnoseAdvice),
+  /** The advice in English, for API clients without the console's catalogue; absent with `advice`. */
+  advice_text: Type.Optional(Type.String()),
 });
 export type DiagnoseCheck = Static<typeof DiagnoseCheck>;
 

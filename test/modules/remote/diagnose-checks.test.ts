@@ -36,7 +36,7 @@ describe.each(dbKinds())('POST /api/sync/diagnose with_checks on %s', (db) => {
     const body = res.json();
     expect(body).toMatchObject({ ssh_ok: true, path_exists: true, path_writable: true, errors: [] });
     expect(body.checks.map((c: { check: string }) => c.check)).toEqual(['reachability', 'auth', 'disk', 'path', 'rsync']);
-    expect(body.checks.every((c: { status: string; advice: unknown }) => c.status === 'ok' && c.advice === null)).toBe(true);
+    expect(body.checks.every((c: { status: string; advice: unknown }) => c.status === 'ok' && c.advice === undefined)).toBe(true);
     expect(body.checks[4].detail).toMatch(/^rsync\s+version/);
     expect(body.checks[3].detail).toContain('drwxr-xr-x');
   });

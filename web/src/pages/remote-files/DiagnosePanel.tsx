@@ -4,15 +4,18 @@
  * the server's detail (`?diagnose=1`), it runs at once; "Run again" repeats it for another directory.
  */
 import { Alert, Button, Drawer, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
-import type { DiagnoseCheck, DiagnoseResponse } from '@server/modules/remote/remote.schemas';
 import { IconStethoscope } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { remoteFilesApi } from '../../api/resources/remote-files';
+import type { Reply } from '../../api/typed';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { StatusBadge } from '../../components/StatusBadge';
 import { toneText } from '../../components/status-colors';
+
+type DiagnoseReply = Reply<'POST /api/sync/diagnose'>;
+type DiagnoseCheck = NonNullable<DiagnoseReply['checks']>[number];
 
 const BADGE_STATUS: Record<DiagnoseCheck['status'], string> = { ok: 'success', failed: 'failed', warning: 'partial', skipped: 'skipped' };
 
@@ -79,7 +82,7 @@ export function DiagnosePanel({ opened, serverId, serverName, defaultPath, onClo
   );
 }
 
-export function DiagnoseResult({ data }: { data: DiagnoseResponse }) {
+export function DiagnoseResult({ data }: { data: DiagnoseReply }) {
   const { t } = useTranslation();
   const checks = data.checks ?? [];
   const failed = checks.filter((c) => c.status === 'failed').length;
