@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../fixtures/sshd.js';
+import { buildZip } from '../modules/staging/staging-helpers.js';
 import { expectAccessible, mainHeading } from './support/browser.js';
 import { en, t, zhCN } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
@@ -163,6 +164,25 @@ describe.each(WIDTHS)('remote files at %s', (viewport) => {
     expect(seen.some((v) => v > 0 && v < 100), `progress values seen: ${seen.slice(0, 20).join(',')}`).toBe(true);
     expect(fs.statSync(path.join(base, 'upload.bin')).size).toBe(payload.length);
 
+    // Compare a file with the matching file of a staging directory (same path under the target).
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(buildZip([{ name: 'docs/readme.txt', data: 'hello\nworld\n' }]))]), `files-${viewport}.zip`);
+    const zipRes = await fetch(`${e2e.svc.url}/api/sync/upload-zip`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(zipRes.status).toBe(200);
+    const source = ((await zipRes.json()) as { source_path: string }).source_path;
+    await page.getByRole('link', { name: 'docs', exact: true }).click();
+    await expect.poll(() => row(page, 'readme.txt').count()).toBe(1);
+    await rowAction(page, 'readme.txt', t(en, 'remoteFiles.compare'));
+    const cmp = page.getByRole('dialog', { name: t(en, 'remoteFiles.compareTitle', { name: 'readme.txt' }) });
+    await cmp.getByLabel(t(en, 'remoteFiles.stagingDir'), { exact: true }).selectOption(source);
+    expect(await cmp.getByLabel(t(en, 'remoteFiles.relativePath'), { exact: true }).inputValue()).toBe('docs/readme.txt');
+    await cmp.getByRole('button', { name: t(en, 'remoteFiles.runCompare') }).click();
+    const diffTable = cmp.getByRole('table', { name: `${t(en, 'push.diffTitle')}: docs/readme.txt` });
+    await expect.poll(() => diffTable.count(), { timeout: 20_000 }).toBe(1);
+    expect(await diffTable.textContent()).toContain('world');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => cmp.isHidden()).toBe(true);
+
     // A protected path: refused by the service, shown in the operator's language.
     await page.goto(`/servers/${serverId}/files?path=/`);
     await expect.poll(() => row(page, 'etc').count(), { timeout: 20_000 }).toBe(1);
@@ -193,7 +213,7 @@ describe.each(WIDTHS)('remote files at %s', (viewport) => {
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.url()).not.toContain('diagnose=1');
-    await expect.poll(() => panel.count()).toBe(0); // closed, not fading out under axe
+    await expect.poll(() => panel.isHidden()).toBe(true); // closed, not fading out under axe
     await expect.poll(() => page.getByRole('alert').filter({ hasText: t(en, 'remoteFiles.listError') }).count()).toBe(1);
     await expectAccessible(page);
     await switchScheme(page, 'light');
