@@ -181,7 +181,7 @@ describe.each(WIDTHS)('remote files at %s', (viewport) => {
     await expect.poll(() => diffTable.count(), { timeout: 20_000 }).toBe(1);
     expect(await diffTable.textContent()).toContain('world');
     await page.keyboard.press('Escape');
-    await expect.poll(() => cmp.isHidden()).toBe(true);
+    await expect.poll(() => cmp.isHidden(), { timeout: 10_000 }).toBe(true);
 
     // A protected path: refused by the service, shown in the operator's language.
     await page.goto(`/servers/${serverId}/files?path=/`);
@@ -213,7 +213,7 @@ describe.each(WIDTHS)('remote files at %s', (viewport) => {
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.url()).not.toContain('diagnose=1');
-    await expect.poll(() => panel.isHidden()).toBe(true); // closed, not fading out under axe
+    await expect.poll(() => panel.isHidden(), { timeout: 10_000 }).toBe(true); // closed, not fading out under axe
     await expect.poll(() => page.getByRole('alert').filter({ hasText: t(en, 'remoteFiles.listError') }).count()).toBe(1);
     await expectAccessible(page);
     await switchScheme(page, 'light');
