@@ -5,6 +5,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BadRequestError } from '../../core/errors.js';
+import { IdempotencyHeaders } from '../../http/idempotency.js';
 import { ErrorResponse } from '../../http/schemas.js';
 import type { BrowseService } from './browse.service.js';
 import type { DiagnoseService } from './diagnose.service.js';
@@ -40,14 +41,18 @@ export const remoteRoutes: FastifyPluginAsyncTypebox<RemoteRoutesOptions> = asyn
 
   app.post(
     '/file-ops',
-    { schema: { tags, body: FileOpsBody, response: { 200: FileOpsResponse, 400: e, 404: e } } },
+    {
+      // A delete or rename sent twice (a double click, a repeated request) must not run twice.
+      config: { idempotent: true },
+      schema: { tags, body: FileOpsBody, headers: IdempotencyHeaders, response: { 200: FileOpsResponse, 400: e, 404: e, 409: e } },
+    },
     async (req) => fileOps.run(req.actor, req.body),
   );
 
   app.post(
     '/diagnose',
     { schema: { tags, body: DiagnoseBody, response: { 200: DiagnoseResponse, 400: e, 404: e } } },
-    async (req) => diagnose.diagnose(req.actor, req.body.server_id, req.body.target_path),
+    async (req) => diagnose.diagnose(req.actor, req.body),
   );
 
   app.post(

@@ -50,7 +50,39 @@ export type FileOpsResponse = Static<typeof FileOpsResponse>;
 export const DiagnoseBody = Type.Object({
   server_id: Id,
   target_path: Type.Optional(Nullable(PathString())),
+  /** Also answer `checks` (one verdict per check, with advice) and test that rsync is installed. */
+  with_checks: Type.Optional(Type.Boolean()),
 });
+export type DiagnoseBody = Static<typeof DiagnoseBody>;
+
+/** The checks, in the order they run. `path` covers existence, permissions and the write test. */
+const DiagnoseCheckName = Type.Union([
+  Type.Literal('reachability'), Type.Literal('auth'), Type.Literal('disk'), Type.Literal('path'), Type.Literal('rsync'),
+]);
+export type DiagnoseCheckName = Static<typeof DiagnoseCheckName>;
+export const DIAGNOSE_CHECKS: readonly DiagnoseCheckName[] = ['reachability', 'auth', 'disk', 'path', 'rsync'];
+
+/** What to do about a failed (or warning) check: a stable code the console translates. */
+const DiagnoseAdvice = Type.Union([
+  Type.Literal('start_sshd'), Type.Literal('check_network'), Type.Literal('check_host_name'), Type.Literal('check_credentials'),
+  Type.Literal('add_credentials'), Type.Literal('credentials_undecryptable'), Type.Literal('host_key_changed'),
+  Type.Literal('free_disk_space'), Type.Literal('create_directory'), Type.Literal('fix_permissions'),
+  Type.Literal('install_rsync'), Type.Literal('retry_later'),
+]);
+export type DiagnoseAdvice = Static<typeof DiagnoseAdvice>;
+
+export const DiagnoseCheck = Type.Object({
+  check: DiagnoseCheckName,
+  /** `skipped`: an earlier check failed, so this one could not run. `warning`: works, but needs attention (a disk over 90 %). */
+  status: Type.Union([Type.Literal('ok'), Type.Literal('failed'), Type.Literal('warning'), Type.Literal('skipped')]),
+  /** What was found (a version, `12G free`, `drwxr-xr-x`) or the error text (English, from the server or the SSH library). */
+  detail: Nullable(Type.String()),
+  /** What to do about it, as a code; absent when the check passed or was skipped. */
+  advice: Type.Optional(DiagnoseAdvice),
+  /** The advice in English, for API clients without the console's catalogue; absent with `advice`. */
+  advice_text: Type.Optional(Type.String()),
+});
+export type DiagnoseCheck = Static<typeof DiagnoseCheck>;
 
 export const DiagnoseResponse = Type.Object({
   server_id: Type.Integer(),
@@ -62,6 +94,8 @@ export const DiagnoseResponse = Type.Object({
   path_perms: Nullable(Type.String()),
   path_writable: Nullable(Type.Boolean()),
   errors: Type.Array(Type.String()),
+  /** Only when the body asked `with_checks`: the five checks (reachability, auth, disk, path, rsync) in order. */
+  checks: Type.Optional(Type.Array(DiagnoseCheck)),
 });
 export type DiagnoseResponse = Static<typeof DiagnoseResponse>;
 

@@ -1786,6 +1786,7 @@ export interface ApiRoutes {
     body: {
       server_id: number;
       target_path?: string | null;
+      with_checks?: boolean;
     };
     reply: {
       server_id: number;
@@ -1797,6 +1798,25 @@ export interface ApiRoutes {
       path_perms: string | null;
       path_writable: boolean | null;
       errors: string[];
+      checks?: {
+        check: 'reachability' | 'auth' | 'disk' | 'path' | 'rsync';
+        status: 'ok' | 'failed' | 'warning' | 'skipped';
+        detail: string | null;
+        advice?:
+          | 'start_sshd'
+          | 'check_network'
+          | 'check_host_name'
+          | 'check_credentials'
+          | 'add_credentials'
+          | 'credentials_undecryptable'
+          | 'host_key_changed'
+          | 'free_disk_space'
+          | 'create_directory'
+          | 'fix_permissions'
+          | 'install_rsync'
+          | 'retry_later';
+        advice_text?: string;
+      }[];
     };
   };
   'POST /api/sync/file-diff': {

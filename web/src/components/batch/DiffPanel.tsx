@@ -78,7 +78,7 @@ function DiffCell({ cell }: { cell: Cell }) {
   );
 }
 
-function DiffResult({ data }: { data: FileDiffResponse }) {
+export function DiffResult({ data }: { data: FileDiffResponse }) {
   const { t } = useTranslation();
   if (data.error) return <Alert color="orange">{data.error}</Alert>;
   if (data.remote_exists === false) return <Alert color="blue">{t('push.remoteMissing')}</Alert>;

@@ -1,14 +1,16 @@
 /**
  * One server: its details, a connection test, the pinned host key (trust on first use; forgetting
- * it trusts the next key shown), edit, delete (the name typed to confirm) and the agent one-liner.
+ * it trusts the next key shown), edit, delete (the name typed to confirm), the agent one-liner, and links
+ * to the server's files and its diagnosis (both on the files page).
  */
 import { Alert, Badge, Button, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ServerView } from '@server/modules/servers/servers.schemas';
-import { IconKeyOff, IconPencil, IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import { IconFolder, IconKeyOff, IconPencil, IconPlugConnected, IconStethoscope, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { servers } from '../../api/endpoints';
 import { useStartWork } from '../../api/start-work';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -115,6 +117,12 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
       <Group gap="xs" aria-label={t('servers.actions')} role="group">
         <Button size={size} leftSection={<IconPlugConnected size={16} />} onClick={() => test.mutate()} loading={test.isPending}>
           {t('servers.test')}
+        </Button>
+        <Button size={size} variant="default" component={Link} to={`/servers/${server.id}/files`} leftSection={<IconFolder size={16} aria-hidden />}>
+          {t('remoteFiles.openFiles')}
+        </Button>
+        <Button size={size} variant="default" component={Link} to={`/servers/${server.id}/files?diagnose=1`} leftSection={<IconStethoscope size={16} aria-hidden />}>
+          {t('remoteFiles.diagnose')}
         </Button>
         <Button size={size} variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
           {t('common.edit')}
