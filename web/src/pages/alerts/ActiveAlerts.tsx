@@ -53,7 +53,7 @@ export function ActiveAlerts() {
       ) : (
         q.data && (
           <>
-            <Table.ScrollContainer minWidth={340}>
+            <Table.ScrollContainer minWidth={320} type="native" tabIndex={0} role="region" aria-label={t('alerts.active.heading')}>
               <Table verticalSpacing="xs" highlightOnHover aria-label={t('alerts.active.heading')}>
                 <Table.Thead>
                   <Table.Tr>

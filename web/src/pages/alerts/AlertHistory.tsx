@@ -52,7 +52,9 @@ export function AlertHistory() {
   const list = useQuery(alertQueries.history({ ...filters, page: f.page, per_page: PAGE_SIZE }));
   useLiveInvalidation([['alerts', 'history']], isAlertMessage, 1000);
   const exporting = useMutation({ mutationFn: () => downloadAlertCsv(filters) });
-  const update = (next: Partial<AlertFilterState>) => setParams((p) => writeFilters(p, next));
+  // From the address bar, not the render's params: two quick changes (a transition may not have
+  // re-rendered yet) must not drop the first one.
+  const update = (next: Partial<AlertFilterState>) => setParams(writeFilters(new URLSearchParams(window.location.search), next));
   const pages = list.data?.pages ?? 1;
   const serverName = f.server !== null ? list.data?.items.find((i) => i.server_id === f.server)?.server_name : undefined;
 
@@ -128,14 +130,17 @@ export function AlertHistory() {
             <Text size="xs" c="dimmed">
               {t('alerts.history.timesShanghai')}
             </Text>
-            <Table.ScrollContainer minWidth={520}>
+            {/* Scrolls by itself only if ever wider than the screen; focusable so a keyboard can scroll it. */}
+            <Table.ScrollContainer minWidth={330} type="native" tabIndex={0} role="region" aria-label={t('alerts.history.table')}>
               <Table verticalSpacing={6} highlightOnHover stickyHeader aria-label={t('alerts.history.table')}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t('alerts.time')}</Table.Th>
                     <Table.Th>{t('alerts.server')}</Table.Th>
-                    <Table.Th>{t('alerts.type')}</Table.Th>
-                    <Table.Th ta="right">{t('alerts.value')}</Table.Th>
+                    <Table.Th visibleFrom="sm">{t('alerts.type')}</Table.Th>
+                    <Table.Th visibleFrom="sm" ta="right">
+                      {t('alerts.value')}
+                    </Table.Th>
                     <Table.Th>{t('alerts.event')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
@@ -149,9 +154,13 @@ export function AlertHistory() {
                         <Text size="sm" fw={600}>
                           {a.server_name}
                         </Text>
+                        {/* On a phone the type and value move under the server, so nothing scrolls sideways. */}
+                        <Text size="xs" c="dimmed" hiddenFrom="sm">
+                          {alertTypeLabel(a.alert_type, t)} · {alertValue(a.alert_type, a.value, t, i18n.language)}
+                        </Text>
                       </Table.Td>
-                      <Table.Td>{alertTypeLabel(a.alert_type, t)}</Table.Td>
-                      <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      <Table.Td visibleFrom="sm">{alertTypeLabel(a.alert_type, t)}</Table.Td>
+                      <Table.Td visibleFrom="sm" ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
                         {alertValue(a.alert_type, a.value, t, i18n.language)}
                       </Table.Td>
                       <Table.Td>

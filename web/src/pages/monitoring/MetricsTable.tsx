@@ -44,8 +44,9 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
   const filter = params.get('q') ?? '';
   const set = (changes: Record<string, string | null>) =>
     setParams(
-      (p) => {
-        const out = new URLSearchParams(p);
+      () => {
+        // The address bar, not the render's params: quick successive changes must all be kept.
+        const out = new URLSearchParams(window.location.search);
         for (const [k, v] of Object.entries(changes)) {
           if (v === null || v === '') out.delete(k);
           else out.set(k, v);
@@ -128,7 +129,8 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
           <Text>{t('monitoring.noMatch')}</Text>
         </EmptyState>
       ) : (
-        <Table.ScrollContainer minWidth={880}>
+        // Wider than a phone: it scrolls inside its own box (focusable, so the keyboard can scroll it), the server column sticky.
+        <Table.ScrollContainer minWidth={880} type="native" tabIndex={0} role="region" aria-label={t('monitoring.table')}>
           <Table verticalSpacing={6} highlightOnHover stickyHeader aria-label={t('monitoring.table')}>
             <Table.Thead>
               <Table.Tr>
