@@ -33,17 +33,8 @@ const zip = buildZip([
   { name: 'index.html', data: '<h1>hello</h1>\n' },
 ]);
 
-async function createServer(token: string, name: string, tag: string, target: string): Promise<number> {
-  const s = e2e.sshd;
-  const res = await e2e.svc.api<{ id: number }>(
-    'POST',
-    '/api/servers',
-    { name, host: s.host, port: s.port, username: s.username, auth_type: 'key', private_key: s.privateKey, tags: [tag], target_path: target },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}
+const createServer = (token: string, name: string, tag: string, target: string): Promise<number> =>
+  e2e.createKeyServer(token, { name, tags: [tag], target_path: target });
 
 /** What has focus: its role-ish tag, accessible name and whether it is a <time>. */
 const focused = (page: Page) =>

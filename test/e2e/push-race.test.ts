@@ -56,17 +56,9 @@ describe.each(WIDTHS)('two clients racing the same push at %s', (viewport) => {
 
   beforeAll(async () => {
     token = await e2e.svc.login();
-    const s = e2e.sshd;
     const target = path.join(runDir(), viewport);
     const name = `race-${viewport}`;
-    const res = await e2e.svc.api<{ id: number }>(
-      'POST',
-      '/api/servers',
-      { name, host: s.host, port: s.port, username: s.username, auth_type: 'key', private_key: s.privateKey, tags: [tag], target_path: target },
-      { token },
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    server = { id: res.body.id, name, target };
+    server = { id: await e2e.createKeyServer(token, { name, tags: [tag], target_path: target }), name, target };
   });
 
   it('one batch writes; the other page shows the server busy, naming that batch', { timeout: 240_000 }, async () => {

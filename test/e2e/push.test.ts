@@ -38,16 +38,8 @@ interface Created {
   target: string;
 }
 
-async function createServer(token: string, name: string, tag: string, target: string, port = e2e.sshd.port): Promise<Created> {
-  const s = e2e.sshd;
-  const res = await e2e.svc.api<{ id: number }>(
-    'POST',
-    '/api/servers',
-    { name, host: s.host, port, username: s.username, auth_type: 'key', private_key: s.privateKey, tags: [tag], target_path: target },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.id, name, target };
+async function createServer(token: string, name: string, tag: string, target: string): Promise<Created> {
+  return { id: await e2e.createKeyServer(token, { name, tags: [tag], target_path: target }), name, target };
 }
 
 /** Every live message of push batches the page receives on its socket. */

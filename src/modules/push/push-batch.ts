@@ -2,6 +2,10 @@
  * Executes one push batch: waves of `batchSize` servers, at most `concurrency` rsyncs at once,
  * the shared cancel flag checked before each server starts. Every server's result is written as
  * soon as it is known, so the stored batch is always the truth, even after a crash.
+ *
+ * Every write names this process as the batch's lease owner. When one affects nothing, the lease
+ * has moved (an outage outlasted it and recovery closed the batch elsewhere): this process stops
+ * its transfers, writes and publishes nothing more of the batch, and leaves it to the new owner.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import { isClientSafe } from '../../core/errors.js';
@@ -35,6 +39,8 @@ export interface BatchDeps {
   /** The batch holds a claim on each member's target; each is released when its transfer ends. */
   claims: Pick<TargetClaims, 'release' | 'releaseAll'>;
   log: Logger;
+  /** This process's lease owner id: the one every write of the batch names. */
+  owner: string;
 }
 
 export interface BatchPlan {
@@ -52,13 +58,30 @@ export interface BatchPlan {
   /** Servers already failed at creation (unknown ids, targets busy). */
   failedAtStart: number;
   total: number;
+  /** Shutdown: stop the transfers and write the batch down (recoverable by retry jobs). */
   signal: AbortSignal;
+  /** Aborted when the lease renewal finds the batch owned by another process. */
+  lease?: AbortSignal;
 }
 
 export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchStatus> {
   const counts: BatchCounts = { succeeded: 0, failed: p.failedAtStart, skipped: 0 };
   const started = new Set<number>();
   let cancelled = false;
+  let closed = false;
+  const lost = new AbortController();
+  const signal = AbortSignal.any([p.signal, lost.signal]);
+  const leaseLost = (): void => {
+    if (lost.signal.aborted || closed) return;
+    d.log.warn({ batchId: p.batchId, owner: d.owner }, 'the lease of this push batch moved to another process; stopping its transfers');
+    lost.abort();
+  };
+  p.lease?.addEventListener('abort', leaseLost, { once: true });
+  /** Writes results while this process owns the batch; stops the batch here once it does not. */
+  const write = async (ids: number[], u: Parameters<PushRepository['updateResult']>[2]): Promise<void> => {
+    if (lost.signal.aborted) return;
+    if (!(await d.repo.updateResult(p.batchId, ids, u, d.owner))) leaseLost();
+  };
 
   const isCancelled = async (): Promise<boolean> => {
     try {
@@ -69,17 +92,19 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     }
   };
   const progress = (serverId: number, status: string, extra: Record<string, unknown> = {}): void => {
+    if (lost.signal.aborted) return;
     void d.journal.record(p.batchId, { type: 'push_progress', server_id: serverId, status, ...extra });
   };
 
   const runOne = async (row: ServerRow): Promise<void> => {
-    if (cancelled || p.signal.aborted) return;
+    if (cancelled || signal.aborted) return;
     if (await isCancelled()) {
       cancelled = true;
       return;
     }
     started.add(row.id);
-    await d.repo.updateResult(p.batchId, [row.id], { status: 'running' });
+    await write([row.id], { status: 'running' });
+    if (lost.signal.aborted) return;
     progress(row.id, 'running', { server_name: row.name });
     const remotePath = effectiveTargetPath(p.targetPath, row.target_path);
     let outcome: { ok: boolean; error: string | null; files: number; bytes: number; durationMs: number };
@@ -98,7 +123,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
         source: p.source,
         remotePath,
         mode: p.mode,
-        signal: p.signal,
+        signal,
         onProgress: (t) => transfer.push(t),
       });
       outcome = {
@@ -121,9 +146,10 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
         d.log.warn({ batchId: p.batchId, serverId: row.id, err }, 'target claim not released; it expires with the lease'),
       );
     }
+    if (lost.signal.aborted) return;
     if (outcome.ok) {
       counts.succeeded++;
-      await d.repo.updateResult(p.batchId, [row.id], {
+      await write([row.id], {
         status: 'success',
         files_transferred: outcome.files,
         bytes_transferred: outcome.bytes,
@@ -142,23 +168,27 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     counts.failed++;
     const error = outcome.error ?? 'rsync failed';
     const retryJobId = await failWithRetry(d, p, row, remotePath, error, outcome.durationMs);
+    if (retryJobId === LEASE_LOST) return leaseLost();
     progress(row.id, 'failed', { server_name: row.name, error, retry_job_id: retryJobId, duration_ms: outcome.durationMs });
   };
 
-  for (let i = 0; i < p.members.length && !cancelled && !p.signal.aborted; i += p.batchSize) {
+  for (let i = 0; i < p.members.length && !cancelled && !signal.aborted; i += p.batchSize) {
     await mapLimit(p.members.slice(i, i + p.batchSize), p.concurrency, runOne);
   }
+  // The new owner has closed (or is closing) the batch: nothing here is the truth any more.
+  if (lost.signal.aborted) return 'failed';
 
   const notStarted = p.members.filter((m) => !started.has(m.id));
   if (notStarted.length > 0 && cancelled) {
     counts.skipped += notStarted.length;
-    await d.repo.updateResult(p.batchId, notStarted.map((m) => m.id), { status: 'skipped' });
+    await write(notStarted.map((m) => m.id), { status: 'skipped' });
     for (const m of notStarted) progress(m.id, 'skipped', { server_name: m.name });
   } else if (notStarted.length > 0) {
     // Shut down before these started: failed, but recoverable through their retry jobs.
     for (const m of notStarted) {
       counts.failed++;
       const retryJobId = await failWithRetry(d, p, m, effectiveTargetPath(p.targetPath, m.target_path), SHUTDOWN_ERROR, 0);
+      if (retryJobId === LEASE_LOST) leaseLost();
       progress(m.id, 'failed', { server_name: m.name, error: SHUTDOWN_ERROR, retry_job_id: retryJobId });
     }
   }
@@ -168,7 +198,12 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     d.log.warn({ batchId: p.batchId, err }, 'target claims not released; they expire with the lease'),
   );
   const status = batchStatus(counts, cancelled);
-  await d.repo.finishBatch(p.batchId, status, counts, nowIso());
+  // From here the lease is being dropped: a renewal no longer finding the batch is no news.
+  closed = true;
+  if (lost.signal.aborted || !(await d.repo.finishBatch(p.batchId, status, counts, nowIso(), d.owner))) {
+    d.log.warn({ batchId: p.batchId, owner: d.owner }, 'the lease of this push batch moved to another process before it was closed here');
+    return status;
+  }
   d.log.info({ batchId: p.batchId, status, ...counts }, 'push batch finished');
   await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });
   await d.journal.close(p.batchId);
@@ -184,15 +219,23 @@ async function resolveRetries(d: Pick<BatchDeps, 'retries' | 'log'>, p: Pick<Bat
   }
 }
 
-/** A server's push failed: a retry job for it (when one can be made) and its result row written down. */
+/** failWithRetry's answer when this process no longer owns the batch (nothing was written). */
+export const LEASE_LOST = 'lease_lost';
+
+/**
+ * A server's push failed: a retry job for it (when one can be made) and its result row written
+ * down, by the batch's lease owner only: a process that lost the lease makes no retry job (the
+ * new owner makes one for every unfinished server), so no failure gets two.
+ */
 export async function failWithRetry(
-  d: Pick<BatchDeps, 'retries' | 'repo' | 'log'>,
+  d: Pick<BatchDeps, 'retries' | 'repo' | 'log' | 'owner'>,
   p: Pick<BatchPlan, 'batchId' | 'operator' | 'source' | 'mode'>,
   row: Pick<ServerRow, 'id' | 'name'>,
   remotePath: string,
   error: string,
   durationMs: number,
-): Promise<number | null> {
+): Promise<number | null | typeof LEASE_LOST> {
+  if (!(await d.repo.ownsBatch(p.batchId, d.owner))) return LEASE_LOST;
   let retryJobId: number | null = null;
   try {
     retryJobId = await d.retries.createForFailure({
@@ -208,6 +251,8 @@ export async function failWithRetry(
   } catch (err) {
     d.log.error({ batchId: p.batchId, serverId: row.id, err }, 'retry job not created');
   }
-  await d.repo.updateResult(p.batchId, [row.id], { status: 'failed', error, duration_ms: durationMs, retry_job_id: retryJobId });
+  if (!(await d.repo.updateResult(p.batchId, [row.id], { status: 'failed', error, duration_ms: durationMs, retry_job_id: retryJobId }, d.owner))) {
+    return LEASE_LOST;
+  }
   return retryJobId;
 }

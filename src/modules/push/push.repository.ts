@@ -72,24 +72,50 @@ export class PushRepository {
     return row !== undefined;
   }
 
-  async updateResult(batchId: string, serverIds: number[], u: ResultUpdate): Promise<void> {
-    if (serverIds.length === 0) return;
-    await this.db
+  /**
+   * Writes results of a running batch, but only while `owner` holds its lease: a process whose
+   * lease moved (recovery took the batch over after an outage longer than the lease) must not
+   * overwrite what the new owner wrote. False when nothing was written for that reason.
+   */
+  async updateResult(batchId: string, serverIds: number[], u: ResultUpdate, owner: string): Promise<boolean> {
+    if (serverIds.length === 0) return true;
+    const r = await this.db
       .updateTable('push_results')
       .set(u)
       .where('batch_id', '=', batchId)
       .where('server_id', 'in', serverIds)
-      .execute();
+      .where((eb) => eb.exists(this.ownedBatch(batchId, owner)))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
-  /** Closes a running batch and drops its lease; a batch already closed (recovered) stays as it is. */
-  async finishBatch(batchId: string, status: BatchStatus, counts: BatchCounts, finishedAt: string): Promise<void> {
-    await this.db
+  /** Whether `owner` holds the lease of the running batch. */
+  async ownsBatch(batchId: string, owner: string): Promise<boolean> {
+    return (await this.ownedBatch(batchId, owner).executeTakeFirst()) !== undefined;
+  }
+
+  private ownedBatch(batchId: string, owner: string) {
+    return this.db
+      .selectFrom('push_batches')
+      .select('batch_id')
+      .where('batch_id', '=', batchId)
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', owner);
+  }
+
+  /**
+   * Closes a running batch and drops its lease, when `owner` holds it; a batch already closed
+   * (recovered) or taken over by another process stays as it is. False when nothing was closed.
+   */
+  async finishBatch(batchId: string, status: BatchStatus, counts: BatchCounts, finishedAt: string, owner: string): Promise<boolean> {
+    const r = await this.db
       .updateTable('push_batches')
       .set({ status, ...counts, finished_at: finishedAt, lease_owner: null, lease_expires_at: null })
       .where('batch_id', '=', batchId)
       .where('status', '=', 'running')
-      .execute();
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   async getBatch(batchId: string): Promise<PushBatchRow | undefined> {
@@ -142,14 +168,19 @@ export class PushRepository {
     };
   }
 
-  /** Extends the lease of every batch this process is running (one statement, however many). */
-  async renewLeases(owner: string, until: string): Promise<void> {
-    await this.db
+  /**
+   * Extends the lease of every batch this process is running (one statement, however many);
+   * answers the ids it still owns, so the caller learns of a lease that moved.
+   */
+  async renewLeases(owner: string, until: string): Promise<string[]> {
+    const rows = await this.db
       .updateTable('push_batches')
       .set({ lease_expires_at: until })
       .where('lease_owner', '=', owner)
       .where('status', '=', 'running')
+      .returning('batch_id')
       .execute();
+    return rows.map((r) => r.batch_id);
   }
 
   /** Running batches whose owner stopped renewing (or that never had an owner). */

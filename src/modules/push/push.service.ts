@@ -15,7 +15,7 @@ import type { AuditService } from '../../platform/audit/audit.service.js';
 import { leaseUntil } from '../../platform/leases.js';
 import type { ServersService } from '../servers/index.js';
 import type { StagingPaths } from '../staging/index.js';
-import { CANCEL_KEY_PREFIX, executeBatch, failWithRetry, type BatchDeps } from './push-batch.js';
+import { CANCEL_KEY_PREFIX, executeBatch, failWithRetry, LEASE_LOST, type BatchDeps } from './push-batch.js';
 import { toPreview } from './push-preview.js';
 import { refuseFullPushInto } from '../../core/protected-paths.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
@@ -46,7 +46,7 @@ export type StartOutcome = { async: true; batch_id: string } | { async: false; b
 
 export class PushService {
   /** Batches this process is executing, so shutdown can stop them and callers can wait. */
-  private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
+  private readonly running = new Map<string, { done: Promise<void>; abort: AbortController; lease: AbortController }>();
 
   constructor(private readonly d: PushDeps) {}
 
@@ -113,6 +113,7 @@ export class PushService {
     }
 
     const abort = new AbortController();
+    const lease = new AbortController();
     const done = executeBatch(this.d, {
       batchId,
       operator: actor.username,
@@ -125,13 +126,14 @@ export class PushService {
       failedAtStart,
       total: ids.length,
       signal: abort.signal,
+      lease: lease.signal,
     })
       .then(() => undefined)
       .catch((err) => {
         this.d.log.error({ batchId, err }, 'push batch crashed');
       })
       .finally(() => this.running.delete(batchId));
-    this.running.set(batchId, { done, abort });
+    this.running.set(batchId, { done, abort, lease });
 
     if (req.async) return { async: true, batch_id: batchId };
     await done;
@@ -205,10 +207,15 @@ export class PushService {
     await this.running.get(batchId)?.done;
   }
 
-  /** Keeps the leases of the batches this process runs; nothing to write when it runs none. */
+  /**
+   * Keeps the leases of the batches this process runs; nothing to write when it runs none. A
+   * batch running here whose lease another process took over (recovery, after an outage longer
+   * than the lease) is told so, and stops its transfers.
+   */
   async renewLeases(): Promise<void> {
     if (this.running.size === 0) return;
-    await this.d.repo.renewLeases(this.d.owner, leaseUntil());
+    const owned = new Set(await this.d.repo.renewLeases(this.d.owner, leaseUntil()));
+    for (const [batchId, b] of this.running) if (!owned.has(batchId)) b.lease.abort();
     await this.d.claims.renew();
   }
 
@@ -222,17 +229,23 @@ export class PushService {
     for (const batch of await this.d.repo.expiredBatches(nowIsoText)) {
       if (!(await this.d.repo.takeOver(batch.batch_id, this.d.owner, nowIsoText, leaseUntil(now)))) continue;
       const plan = { batchId: batch.batch_id, operator: batch.operator ?? 'system', source: batch.source_path, mode: batch.sync_mode as SyncMode };
+      let lost = false;
       for (const r of await this.d.repo.unfinishedResults(batch.batch_id)) {
         const row = await this.d.servers.get(r.server_id).catch((err) => this.notFoundAsNull(err));
         const remotePath = effectiveTargetPath(batch.target_path, row?.target_path);
         const member = row ?? { id: r.server_id, name: r.server_name ?? `#${r.server_id}` };
         const retryJobId = await failWithRetry(this.d, plan, member, remotePath, RESTART_ERROR, 0);
+        // This recovery outlived its own lease (another took the batch over): that one finishes it.
+        if (retryJobId === LEASE_LOST) {
+          lost = true;
+          break;
+        }
         this.publish(batch.batch_id, r.server_id, 'failed', { server_name: member.name, error: RESTART_ERROR, retry_job_id: retryJobId });
       }
       const { succeeded, failed, skipped } = await this.d.repo.countResults(batch.batch_id);
       const counts = { succeeded, failed, skipped };
       const status = batchStatus(counts, false);
-      await this.d.repo.finishBatch(batch.batch_id, status, counts, nowIso());
+      if (lost || !(await this.d.repo.finishBatch(batch.batch_id, status, counts, nowIso(), this.d.owner))) continue;
       await this.d.claims.releaseAll({ kind: 'batch', id: batch.batch_id });
       await this.d.journal.record(batch.batch_id, { type: 'push_complete', status, total: Number(batch.total), operator: batch.operator, ...counts });
       await this.d.journal.close(batch.batch_id);
@@ -268,12 +281,12 @@ export class PushService {
     } catch (err) {
       // Nothing may stay running (and renewed) without an engine behind it.
       await this.d.claims.releaseAll({ kind: 'batch', id: batchId }).catch(() => {});
-      await this.d.repo.updateResult(batchId, members.map((m) => m.id), { status: 'failed', error: 'The push could not be started' });
-      await this.d.repo.finishBatch(batchId, 'failed', { succeeded: 0, failed: total, skipped: 0 }, nowIso());
+      await this.d.repo.updateResult(batchId, members.map((m) => m.id), { status: 'failed', error: 'The push could not be started' }, this.d.owner);
+      await this.d.repo.finishBatch(batchId, 'failed', { succeeded: 0, failed: total, skipped: 0 }, nowIso(), this.d.owner);
       throw err;
     }
     for (const [serverId, error] of busy) {
-      await this.d.repo.updateResult(batchId, [serverId], { status: 'failed', error, error_code: TARGET_BUSY });
+      await this.d.repo.updateResult(batchId, [serverId], { status: 'failed', error, error_code: TARGET_BUSY }, this.d.owner);
     }
     return busy;
   }

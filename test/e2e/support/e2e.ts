@@ -33,6 +33,16 @@ export interface E2E {
   open(viewport?: ViewportName, o?: Omit<OpenOptions, 'viewport'>): Promise<ConsolePage>;
   /** Like open, then signed in through the form (default: the first admin); the page is on '/' or `next`. */
   signedIn(viewport?: ViewportName, o?: Omit<OpenOptions, 'viewport'> & { username?: string; password?: string; next?: string }): Promise<ConsolePage>;
+  /** A server that signs in to the suite's sshd with its throwaway key (through the API, as the admin): its id. */
+  createKeyServer(token: string, s: KeyServer): Promise<number>;
+}
+
+export interface KeyServer {
+  name: string;
+  tags?: string[];
+  target_path?: string;
+  /** Another port than the sshd's (a closed one makes an unreachable server). */
+  port?: number;
 }
 
 export function setupE2E(start: StartOptions = {}): E2E {
@@ -77,6 +87,13 @@ export function setupE2E(start: StartOptions = {}): E2E {
       await cp.page.goto(o.next ? `/login?next=${encodeURIComponent(o.next)}` : '/login');
       await login(cp.page, o.username ?? e2e.svc.admin.username, o.password ?? e2e.svc.admin.password);
       return cp;
+    },
+    async createKeyServer(token, o) {
+      const s = e2e.sshd;
+      const body = { host: s.host, port: s.port, username: s.username, auth_type: 'key', private_key: s.privateKey, ...o };
+      const res = await e2e.svc.api<{ id: number }>('POST', '/api/servers', body, { token });
+      if (res.status !== 201) throw new Error(`creating server ${o.name}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.id;
     },
   };
   return e2e;

@@ -152,4 +152,46 @@ describe.each(dbKinds())('push faults on %s', (db) => {
     expect(b).toMatchObject({ status: 'failed', failed: 1 });
     expect(b.results[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/shutting down/), retry_job_id: expect.any(Number) });
   });
+
+  it('a worker whose lease moved during a transfer stops its rsync and overwrites nothing the new owner wrote', async () => {
+    const worker = await makeTestApp({ shareWith: t });
+    const big = stagingDir({ 'small.txt': 'small\n' });
+    const dest = remoteDir(shared, 'lease-moved');
+    cleanup.push(big, dest);
+    const fd = fs.openSync(path.join(big, 'big.bin'), 'w');
+    fs.ftruncateSync(fd, 512 * 1024 * 1024);
+    fs.closeSync(fd);
+    try {
+      const id = await addServer(caller(() => worker), shared, 'lease-moved', { target_path: dest });
+      const batchId = `moved_${randomUUID().slice(0, 8)}`;
+      const res = await worker.app.inject({
+        method: 'POST', url: '/api/sync/files', headers: await worker.auth(),
+        payload: { server_ids: [id], source_path: big, async: true, batch_id: batchId },
+      });
+      expect(res.statusCode).toBe(202);
+      const started = Date.now();
+      while (!(fs.existsSync(dest) && fs.readdirSync(dest).some((n) => n.startsWith('.big.bin.'))) && Date.now() - started < 15_000) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // The worker's lease runs out (as after a database outage longer than the lease) and the
+      // other process recovers the batch: the server fails with a retry job, the batch is closed.
+      await t.app.services.db.updateTable('push_batches').set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('batch_id', '=', batchId).execute();
+      expect(await t.app.services.push.recoverExpired()).toContain(batchId);
+      const recovered = (await call('GET', `/api/sync/batches/${batchId}`)).json();
+      expect(recovered).toMatchObject({ status: 'failed', failed: 1, results: [{ status: 'failed', error: 'interrupted by a service restart' }] });
+
+      // The worker's next renewal finds the batch gone from it: it stops the transfer at once...
+      await worker.app.services.push.renewLeases();
+      await worker.app.services.push.waitFor(batchId);
+      expect(fs.existsSync(path.join(dest, 'big.bin'))).toBe(false);
+      // ...and writes nothing over the new owner's answer: no success, no second retry job.
+      const after = (await call('GET', `/api/sync/batches/${batchId}`)).json();
+      expect(after).toEqual(recovered);
+      const jobs = (await call('GET', '/api/retries')).json().filter((j: { batch_id?: string; server_id: number }) => j.server_id === id);
+      expect(jobs).toHaveLength(1);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { push } from './endpoints';
 import { liveSocket } from './socket';
+import { pushQueries } from './resources/push';
 
 export interface ServerProgress {
   server_id: number;
@@ -180,7 +181,7 @@ export function useBatchStream(batchId: string | null): { stream: BatchStream; e
             if (page.status !== 'running' && !more) {
               const b = await push.batch(batchId);
               if (!cancelled) dispatch({ kind: 'batch', batch: b });
-              void client.invalidateQueries({ queryKey: ['batch', batchId] });
+              void client.invalidateQueries({ queryKey: pushQueries.all });
             }
           }
         } while (again && !cancelled);

@@ -10,12 +10,12 @@ import { IconChevronLeft, IconChevronRight, IconCloudUpload, IconHistory } from 
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { push } from '../../api/endpoints';
 import type { LiveMessage } from '../../api/socket';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
 import { useLiveInvalidation } from '../../api/live-invalidation';
 import { BatchesTable } from './BatchesTable';
+import { pushQueries } from '../../api/resources/push';
 
 const PAGE_SIZE = 20;
 const STATUSES: BatchStatus[] = ['running', 'completed', 'partial', 'failed', 'cancelled'];
@@ -41,8 +41,7 @@ export default function HistoryPage() {
   const query = { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status };
 
   const list = useQuery({
-    queryKey: ['push', 'summaries', query],
-    queryFn: () => push.summaries(query),
+    ...pushQueries.summaries(query),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.items.some((b) => b.status === 'running') ? RUNNING_POLL_MS : false),
   });

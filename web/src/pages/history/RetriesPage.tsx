@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { retries } from '../../api/endpoints';
+import { pushQueries } from '../../api/resources/push';
 import { useStartWork } from '../../api/start-work';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
@@ -21,7 +22,7 @@ import { useLiveInvalidation } from '../../api/live-invalidation';
 import { type RetryJob, RetriesTable } from './RetriesTable';
 import { useNow } from '../../components/use-now';
 
-const KEY = ['retries', 'list'];
+const KEY = pushQueries.retries().queryKey;
 /** The worker sweeps every few seconds; a waiting job's status is worth re-reading this often. */
 const ACTIVE_POLL_MS = 15_000;
 
@@ -32,8 +33,7 @@ export default function RetriesPage() {
   const [deleting, setDeleting] = useState<RetryJob | null>(null);
 
   const list = useQuery({
-    queryKey: KEY,
-    queryFn: () => retries.list(),
+    ...pushQueries.retries(),
     refetchInterval: (q) => (q.state.data?.some((j) => j.status === 'pending' || j.status === 'running') ? ACTIVE_POLL_MS : false),
   });
   useLiveInvalidation([KEY], (m) => m.type === 'push_complete');

@@ -9,10 +9,11 @@ import { IconEye } from '@tabler/icons-react';
 import { useMutation, useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { push, servers } from '../../api/endpoints';
+import { push } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { formatBytes, formatNumber } from '../../i18n/format';
 import type { PreviewView } from '@server/modules/push/push.schemas';
+import { serverQueries } from '../../api/resources/servers';
 
 /** Previews are dry runs over SSH: only the first servers are listed here, a few at a time. */
 const SHOWN = 20;
@@ -26,7 +27,7 @@ export interface PushOptions {
 export function ReviewStep({ source, ids, options, onOptions }: { source: string; ids: number[]; options: PushOptions; onOptions: (o: PushOptions) => void }) {
   const { t, i18n } = useTranslation();
   const shown = ids.slice(0, SHOWN);
-  const names = useQueries({ queries: shown.map((id) => ({ queryKey: ['server', id], queryFn: () => servers.get(id), staleTime: 60_000 })) });
+  const names = useQueries({ queries: shown.map((id) => ({ ...serverQueries.one(id), staleTime: 60_000 })) });
   const [previews, setPreviews] = useState<Record<number, PreviewView | Error>>({});
   const [open, setOpen] = useState<number | null>(null);
 

@@ -14,6 +14,7 @@ import { servers } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { SshSignal } from '../../components/SshSignal';
 import { AgentStatusBadge } from '../../components/StatusBadge';
+import { serverQueries } from '../../api/resources/servers';
 
 const PAGE = 25;
 
@@ -23,11 +24,10 @@ export function ServersStep({ selected, onChange }: { selected: Set<number>; onC
   const [debounced] = useDebouncedValue(q.trim(), 250);
   const [page, setPage] = useState(1);
   const list = useQuery({
-    queryKey: ['servers', 'search', 'push-picker', debounced, page],
-    queryFn: () => servers.search({ q: debounced || undefined, sort: 'name', order: 'asc', limit: PAGE, offset: (page - 1) * PAGE }),
+    ...serverQueries.search({ q: debounced || undefined, sort: 'name', order: 'asc', limit: PAGE, offset: (page - 1) * PAGE }),
     placeholderData: keepPreviousData,
   });
-  const tags = useQuery({ queryKey: ['servers', 'tags'], queryFn: servers.tags });
+  const tags = useQuery(serverQueries.tags());
   const addIds = useMutation({
     mutationFn: servers.ids,
     onSuccess: (res) => onChange(new Set([...selected, ...res.ids])),

@@ -19,6 +19,7 @@ import { AgentStatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
 import { AgentInstall } from './AgentInstall';
 import { useTouchSize } from './useTouchSize';
+import { serverQueries } from '../../api/resources/servers';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -38,7 +39,7 @@ export function ServerDetail({ server, onEdit, onDeleted }: { server: ServerView
   const sshError = useSshErrorText();
   const [confirm, setConfirm] = useState<'forget' | 'delete' | null>(null);
 
-  const test = useMutation({ mutationFn: () => servers.test(server.id), onSettled: () => void client.invalidateQueries({ queryKey: ['servers'] }) });
+  const test = useMutation({ mutationFn: () => servers.test(server.id), onSettled: () => void client.invalidateQueries({ queryKey: serverQueries.all }) });
   const forget = useMutation({
     mutationFn: () => servers.forgetHostKey(server.id),
     onSuccess: (s) => {

@@ -15,12 +15,13 @@ import { applyFieldErrors, ErrorDisplay } from '../../components/ErrorDisplay';
 import { CredentialFields } from './CredentialFields';
 import { initialValues, needsReauth, type ServerFormValues, toBody } from './serverForm';
 import { useTouchSize } from './useTouchSize';
+import { serverQueries } from '../../api/resources/servers';
 
 export function ServerForm({ server, onSaved, onCancel }: { server: ServerView | null; onSaved: (s: ServerView) => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const size = useTouchSize();
   const client = useQueryClient();
-  const tags = useQuery({ queryKey: ['servers', 'tags'], queryFn: servers.tags, staleTime: 60_000 });
+  const tags = useQuery({ ...serverQueries.tags(), staleTime: 60_000 });
   const [reauth, setReauth] = useState<string | null>(null);
   const [currentPassword, setCurrentPassword] = useState('');
 
@@ -39,7 +40,7 @@ export function ServerForm({ server, onSaved, onCancel }: { server: ServerView |
     mutationFn: (body: ReturnType<typeof toBody>) => (server ? servers.update(server.id, body) : servers.create(body)),
     onSuccess: (saved) => {
       notifications.show({ color: 'teal', message: server ? t('servers.saved') : t('servers.created') });
-      void client.invalidateQueries({ queryKey: ['servers'] });
+      void client.invalidateQueries({ queryKey: serverQueries.all });
       onSaved(saved);
     },
     onError: (err) => {

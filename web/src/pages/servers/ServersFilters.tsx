@@ -9,15 +9,15 @@ import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { servers } from '../../api/endpoints';
 import type { ServersView } from './useServersView';
 import { useTouchSize } from './useTouchSize';
+import { serverQueries } from '../../api/resources/servers';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
 export function ServersFilters({ view, update }: { view: ServersView; update: (patch: Partial<ServersView>) => void }) {
   const { t } = useTranslation();
-  const tags = useQuery({ queryKey: ['servers', 'tags'], queryFn: servers.tags, staleTime: 60_000 });
+  const tags = useQuery({ ...serverQueries.tags(), staleTime: 60_000 });
   const size = useTouchSize();
   const [text, setText] = useState(view.q);
   // `/` focuses the search box, as in most consoles (ignored while typing in another field).

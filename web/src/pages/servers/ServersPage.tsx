@@ -11,7 +11,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { servers } from '../../api/endpoints';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState, Page } from '../../components/Page';
 import { useLiveInvalidation } from '../../api/live-invalidation';
@@ -20,7 +19,8 @@ import { ServerForm } from './ServerForm';
 import { ServersFilters } from './ServersFilters';
 import { ServersTable } from './ServersTable';
 import { DEFAULT_VIEW, hasFilters, useServersView } from './useServersView';
-import { PAGE_SIZE, searchKey, searchQueryOf } from './servers-query';
+import { PAGE_SIZE, searchQueryOf } from './servers-query';
+import { serverQueries } from '../../api/resources/servers';
 
 const REFRESH_MS = 30_000;
 
@@ -33,14 +33,12 @@ export default function ServersPage() {
 
   const query = searchQueryOf(view);
   const list = useQuery({
-    queryKey: searchKey(query),
-    queryFn: () => servers.search(query),
+    ...serverQueries.search(query),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
   const detail = useQuery({
-    queryKey: ['servers', 'one', serverId],
-    queryFn: () => servers.get(serverId!),
+    ...serverQueries.one(serverId ?? 0),
     enabled: serverId !== null,
     // The row already shows what the drawer needs first: no blank drawer while it loads.
     placeholderData: () => list.data?.items.find((s) => s.id === serverId),

@@ -5,7 +5,7 @@
  */
 import type { FleetPageQuery } from '@server/modules/servers/fleet-query.schemas';
 import type { QueryClient } from '@tanstack/react-query';
-import { servers } from '../../api/endpoints';
+import { serverQueries } from '../../api/resources/servers';
 import { readSession } from '../../api/session';
 import { KEYS, loadView, parseView, type ServersView } from './useServersView';
 
@@ -23,7 +23,6 @@ export function searchQueryOf(view: ServersView): FleetPageQuery {
   };
 }
 
-export const searchKey = (q: FleetPageQuery) => ['servers', 'search', q] as const;
 
 /** The view a visit to `url` will show: the one in the address, else the one remembered. */
 function viewFor(url: URL): ServersView {
@@ -34,5 +33,5 @@ function viewFor(url: URL): ServersView {
 export function prefetchServers(client: QueryClient, url: URL): void {
   if (!readSession()) return; // signed out: the shell sends the visitor to the login page
   const q = searchQueryOf(viewFor(url));
-  void client.prefetchQuery({ queryKey: searchKey(q), queryFn: () => servers.search(q), staleTime: 5_000 });
+  void client.prefetchQuery({ ...serverQueries.search(q), staleTime: 5_000 });
 }
