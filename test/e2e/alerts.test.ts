@@ -15,17 +15,10 @@ import { setupE2E, WIDTHS } from './support/e2e.js';
 const e2e = setupE2E();
 
 async function monitoredServer(token: string, name: string): Promise<{ id: number; agent: string }> {
-  const s = e2e.sshd;
-  const res = await e2e.svc.api<{ id: number }>(
-    'POST',
-    '/api/servers',
-    { name, host: s.host, port: s.port, username: s.username, auth_type: 'key', private_key: s.privateKey },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const tok = await e2e.svc.api<{ agent_token: string }>('POST', `/api/servers/${res.body.id}/agent-token`, undefined, { token });
+  const id = await e2e.createKeyServer(token, { name });
+  const tok = await e2e.svc.api<{ agent_token: string }>('POST', `/api/servers/${id}/agent-token`, undefined, { token });
   expect(tok.status).toBe(200);
-  return { id: res.body.id, agent: tok.body.agent_token };
+  return { id, agent: tok.body.agent_token };
 }
 
 /** One heartbeat through the agent's own endpoint, authenticated by the agent token. */

@@ -15,17 +15,10 @@ import { setupE2E, WIDTHS } from './support/e2e.js';
 const e2e = setupE2E();
 
 async function monitoredServer(token: string, name: string): Promise<{ id: number; agent: string }> {
-  const s = e2e.sshd;
-  const res = await e2e.svc.api<{ id: number }>(
-    'POST',
-    '/api/servers',
-    { name, host: s.host, port: s.port, username: s.username, auth_type: 'key', private_key: s.privateKey },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const tok = await e2e.svc.api<{ agent_token: string }>('POST', `/api/servers/${res.body.id}/agent-token`, undefined, { token });
+  const id = await e2e.createKeyServer(token, { name });
+  const tok = await e2e.svc.api<{ agent_token: string }>('POST', `/api/servers/${id}/agent-token`, undefined, { token });
   expect(tok.status).toBe(200);
-  return { id: res.body.id, agent: tok.body.agent_token };
+  return { id, agent: tok.body.agent_token };
 }
 
 async function heartbeat(agent: string, r: { cpu?: number; mem?: number; disk?: number; driftS?: number }): Promise<number> {
@@ -78,19 +71,19 @@ describe.each(WIDTHS)('monitoring at %s', (viewport) => {
       const header = page.getByRole('button', { name: t(en, 'monitoring.sortColumn', { column: t(en, 'monitoring.cpu') }) });
       await header.click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu&order=desc');
-      expect(await rowOrder(page, names)).toEqual([names[1], names[0]]);
+      await expect.poll(() => rowOrder(page, names)).toEqual([names[1], names[0]]);
       await header.click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu');
     } else {
       await page.getByRole('combobox', { name: t(en, 'monitoring.sortBy'), exact: true }).click();
       await page.getByRole('option', { name: t(en, 'monitoring.cpu'), exact: true }).click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu&order=desc');
-      expect(await rowOrder(page, names)).toEqual([names[1], names[0]]);
+      await expect.poll(() => rowOrder(page, names)).toEqual([names[1], names[0]]);
       await page.getByRole('button', { name: `${t(en, 'monitoring.sortOrder')}: ${t(en, 'monitoring.descending')}` }).click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu');
     }
-    expect(await rowOrder(page, names)).toEqual([names[0], names[1]]);
-    expect(await page.getByRole('columnheader', { name: t(en, 'monitoring.cpu') }).getAttribute('aria-sort')).toBe('ascending');
+    await expect.poll(() => rowOrder(page, names)).toEqual([names[0], names[1]]);
+    await expect.poll(() => page.getByRole('columnheader', { name: t(en, 'monitoring.cpu') }).getAttribute('aria-sort')).toBe('ascending');
 
     // A threshold out of range: the service's refusal shows on the field; then a valid one is saved.
     const field = page.getByRole('textbox', { name: t(en, 'monitoring.settings.cpu_alert_threshold') });

@@ -4,24 +4,24 @@
  * (an `alert` or `recovery` on the socket) refreshes every view of them.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ActiveAlerts } from '@server/modules/alerts/active-alerts.schemas';
-import type { ExportQuery, HistoryPage, HistoryQuery, Stats } from '@server/modules/alerts/alert-history.schemas';
-import { api, liveSession } from '../client';
+import { liveSession } from '../client';
 import { ApiError, apiErrorFrom, NetworkError } from '../errors';
+import { call, type Query, type Reply } from '../typed';
 
-export type AlertFilters = Pick<HistoryQuery, 'type' | 'server_id' | 'status' | 'date_from' | 'date_to'>;
+export type HistoryQuery = Query<'GET /api/alert-history'>;
+export type ExportQuery = Query<'GET /api/alert-history/export.csv'>;
+export type Stats = Reply<'GET /api/alert-history/stats'>;
 
 export const alertQueries = {
   all: ['alerts'] as const,
-  active: (limit = 200) =>
-    queryOptions({ queryKey: ['alerts', 'active', limit], queryFn: () => api.get<ActiveAlerts>('/api/alert-history/active', { query: { limit } }) }),
+  active: (limit = 200) => queryOptions({ queryKey: ['alerts', 'active', limit], queryFn: () => call('GET /api/alert-history/active', { query: { limit } }) }),
   history: (q: HistoryQuery) =>
     queryOptions({
       queryKey: ['alerts', 'history', q],
-      queryFn: () => api.get<HistoryPage>('/api/alert-history', { query: q as Record<string, string | number | undefined> }),
+      queryFn: () => call('GET /api/alert-history', { query: q }),
       placeholderData: keepPreviousData,
     }),
-  stats: (days: number) => queryOptions({ queryKey: ['alerts', 'stats', days], queryFn: () => api.get<Stats>('/api/alert-history/stats', { query: { days } }) }),
+  stats: (days: number) => queryOptions({ queryKey: ['alerts', 'stats', days], queryFn: () => call('GET /api/alert-history/stats', { query: { days } }) }),
 };
 
 /** The export URL for these filters (exactly the list's filters, no paging). */

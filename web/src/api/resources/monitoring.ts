@@ -4,9 +4,10 @@
  * installation over SSH. Keys start with `monitoring`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { InstallResult, MetricsView } from '@server/modules/agent/agent.schemas';
-import type { PutSettingResponse, SettingView } from '@server/platform/settings/settings.schemas';
-import { api } from '../client';
+import { call, type Reply } from '../typed';
+
+export type ServerMetrics = Reply<'GET /api/agent/metrics'>['items'][number];
+export type SettingView = Reply<'GET /api/settings'>[number];
 
 /** The heartbeat interval of the agent: a fresh reading every 30 s. */
 export const METRICS_REFRESH_MS = 30_000;
@@ -16,14 +17,14 @@ export const monitoringQueries = {
   metrics: (points = 30) =>
     queryOptions({
       queryKey: ['monitoring', 'metrics', points],
-      queryFn: () => api.get<MetricsView>('/api/agent/metrics', { query: { points } }),
+      queryFn: () => call('GET /api/agent/metrics', { query: { points } }),
       refetchInterval: METRICS_REFRESH_MS,
     }),
-  settings: () => queryOptions({ queryKey: ['monitoring', 'settings'], queryFn: () => api.get<SettingView[]>('/api/settings') }),
+  settings: () => queryOptions({ queryKey: ['monitoring', 'settings'], queryFn: () => call('GET /api/settings') }),
 };
 
 export const monitoringApi = {
-  putSetting: (key: string, value: string) => api.put<PutSettingResponse>(`/api/settings/${encodeURIComponent(key)}`, { value }),
+  putSetting: (key: string, value: string) => call('PUT /api/settings/{key}', { params: { key }, body: { value } }),
   installAgent: (serverId: number, apiBaseUrl?: string) =>
-    api.post<InstallResult>(`/api/servers/${serverId}/install-agent`, apiBaseUrl ? { api_base_url: apiBaseUrl } : {}),
+    call('POST /api/servers/{id}/install-agent', { params: { id: serverId }, body: apiBaseUrl ? { api_base_url: apiBaseUrl } : {} }),
 };

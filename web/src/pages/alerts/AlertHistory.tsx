@@ -10,9 +10,9 @@ import { IconChevronLeft, IconChevronRight, IconDownload, IconFilterOff, IconHis
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { servers } from '../../api/endpoints';
 import { useLiveInvalidation } from '../../api/live-invalidation';
 import { alertQueries, downloadAlertCsv } from '../../api/resources/alerts';
+import { serverQueries } from '../../api/resources/servers';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState } from '../../components/Page';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -25,7 +25,7 @@ function ServerFilter({ value, knownName, onChange }: { value: number | null; kn
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const list = useQuery({ queryKey: ['servers', 'search', 'alert-filter', debounced], queryFn: () => servers.search({ q: debounced || undefined, limit: 100 }) });
+  const list = useQuery(serverQueries.search({ q: debounced || undefined, limit: 100 }));
   const options = [{ value: '', label: t('alerts.history.anyServer') }, ...(list.data?.items ?? []).map((s) => ({ value: String(s.id), label: s.name }))];
   if (value !== null && !options.some((o) => o.value === String(value))) options.push({ value: String(value), label: knownName ?? `#${value}` });
   return (

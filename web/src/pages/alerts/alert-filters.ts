@@ -3,7 +3,7 @@
  * pasted to a colleague), and the API query they stand for. Anything malformed in a URL is
  * dropped rather than sent: the page never asks the service for a 422 it could have avoided.
  */
-import type { HistoryQuery } from '@server/modules/alerts/alert-history.schemas';
+import type { HistoryQuery } from '../../api/resources/alerts';
 
 export const ALERT_TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'] as const;
 export const PAGE_SIZE = 50;

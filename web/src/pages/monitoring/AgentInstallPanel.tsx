@@ -6,12 +6,11 @@
  * service's refusal is shown.
  */
 import { Alert, Button, Card, Divider, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { ServerMetrics } from '@server/modules/agent/agent.schemas';
 import { IconCircleCheck, IconPlugConnected } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { monitoringApi, monitoringQueries } from '../../api/resources/monitoring';
+import { monitoringApi, monitoringQueries, type ServerMetrics } from '../../api/resources/monitoring';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { AgentInstall } from '../servers/AgentInstall';
 

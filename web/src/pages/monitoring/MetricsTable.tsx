@@ -5,11 +5,11 @@
  * column sticky, and a "Sort by" select stands in for header clicks.
  */
 import { ActionIcon, Anchor, Button, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import type { ServerMetrics } from '@server/modules/agent/agent.schemas';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronLeft, IconChevronRight, IconPlus, IconSearch, IconTerminal2 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import type { ServerMetrics } from '../../api/resources/monitoring';
 import { EmptyState } from '../../components/Page';
 import { AgentStatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';

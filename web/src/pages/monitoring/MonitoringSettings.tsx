@@ -5,11 +5,10 @@
  * range is shown as sent, not pre-empted, so the field says what the service says).
  */
 import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import type { SettingView } from '@server/platform/settings/settings.schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { monitoringApi, monitoringQueries } from '../../api/resources/monitoring';
+import { monitoringApi, monitoringQueries, type SettingView } from '../../api/resources/monitoring';
 import { errorText } from '../../i18n/error-text';
 
 export const NUMBER_KEYS = [

@@ -3,7 +3,7 @@
  * sort after those with one, whichever the direction, so "highest CPU first" never starts with
  * blanks; `status` puts offline first, then no agent, then online (failures first).
  */
-import type { ServerMetrics } from '@server/modules/agent/agent.schemas';
+import type { ServerMetrics } from '../../api/resources/monitoring';
 
 export const SORT_KEYS = ['status', 'name', 'cpu', 'mem', 'disk', 'load', 'drift', 'version', 'last_heartbeat'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];

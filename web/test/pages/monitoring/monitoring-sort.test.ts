@@ -1,5 +1,5 @@
 /** Sorting the monitoring table: both directions, servers without a reading always last, URL state. */
-import type { ServerMetrics } from '@server/modules/agent/agent.schemas';
+import type { ServerMetrics } from '../../../src/api/resources/monitoring';
 import { describe, expect, it } from 'vitest';
 import { isOn } from '../../../src/pages/monitoring/MonitoringSettings';
 import { defaultOrder, readSort, sortServers } from '../../../src/pages/monitoring/monitoring-sort';
