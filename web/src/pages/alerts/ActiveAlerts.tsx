@@ -73,7 +73,7 @@ export function ActiveAlerts() {
                       </Table.Td>
                       <Table.Td>
                         <Group gap={6} wrap="nowrap">
-                          <StatusBadge status="active" label={alertTypeLabel(a.alert_type, t)} size="xs" />
+                          <StatusBadge status="active" label={alertTypeLabel(a.alert_type, t)} />
                         </Group>
                       </Table.Td>
                       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>

@@ -116,7 +116,7 @@ export function AlertStats() {
                     {t('alerts.stats.noData')}
                   </Text>
                 ) : (
-                  <BarChart h={240} data={chart.rows} dataKey="day" type="stacked" series={series} withLegend tickLine="y" data-testid="alerts-per-day" />
+                  <BarChart h={240} data={chart.rows} dataKey="day" type="stacked" series={series} withLegend tickLine="y" yAxisProps={{ allowDecimals: false }} data-testid="alerts-per-day" />
                 )}
               </Figure>
               <Figure title={t('alerts.stats.topServers')}>
@@ -131,6 +131,7 @@ export function AlertStats() {
                     dataKey="server"
                     orientation="vertical"
                     yAxisProps={{ width: 110 }}
+                    xAxisProps={{ allowDecimals: false }}
                     series={[{ name: 'count', label: t('alerts.stats.alerts'), color: 'red.6' }]}
                     tickLine="x"
                     data-testid="alerts-top-servers"
