@@ -7,7 +7,7 @@ import { Button, Group, Select, SimpleGrid, Skeleton, Stack, Table, Text, TextIn
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { IconChevronLeft, IconChevronRight, IconDownload, IconFilterOff, IconHistory } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useLiveInvalidation } from '../../api/live-invalidation';
@@ -52,9 +52,14 @@ export function AlertHistory() {
   const list = useQuery(alertQueries.history({ ...filters, page: f.page, per_page: PAGE_SIZE }));
   useLiveInvalidation([['alerts', 'history']], isAlertMessage, 1000);
   const exporting = useMutation({ mutationFn: () => downloadAlertCsv(filters) });
-  // From the address bar, not the render's params: two quick changes (a transition may not have
+  // From the last params written, not the render's: two quick changes (a transition may not have
   // re-rendered yet) must not drop the first one.
-  const update = (next: Partial<AlertFilterState>) => setParams(writeFilters(new URLSearchParams(window.location.search), next));
+  const latest = useRef(params);
+  latest.current = params;
+  const update = (next: Partial<AlertFilterState>) => {
+    latest.current = writeFilters(latest.current, next);
+    setParams(latest.current);
+  };
   const pages = list.data?.pages ?? 1;
   const serverName = f.server !== null ? list.data?.items.find((i) => i.server_id === f.server)?.server_name : undefined;
 

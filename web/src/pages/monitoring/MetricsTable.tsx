@@ -6,7 +6,7 @@
  */
 import { ActionIcon, Anchor, Button, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronLeft, IconChevronRight, IconPlus, IconSearch, IconTerminal2 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { ServerMetrics } from '../../api/resources/monitoring';
@@ -40,18 +40,21 @@ const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mant
 export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMetrics[]; thresholds: Thresholds; onInstall: (id: number) => void }) {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
+  const latest = useRef(params);
+  latest.current = params;
   const { key, order } = readSort(params);
   const filter = params.get('q') ?? '';
   const set = (changes: Record<string, string | null>) =>
     setParams(
       () => {
-        // The address bar, not the render's params: quick successive changes must all be kept.
-        const out = new URLSearchParams(window.location.search);
+        // From the last params written, not the render's: quick successive changes must all be kept.
+        const out = new URLSearchParams(latest.current);
         for (const [k, v] of Object.entries(changes)) {
           if (v === null || v === '') out.delete(k);
           else out.set(k, v);
         }
         if (!('page' in changes)) out.delete('page');
+        latest.current = out;
         return out;
       },
       { replace: true },
