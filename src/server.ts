@@ -2,7 +2,8 @@
  * Process entry: the process role, listening, graceful close. WORKERS=1 runs one `single`
  * process that does everything. WORKERS>1 runs a `primary` that migrates, runs the first start
  * and owns the background work, then forks `worker`s that share one port and only serve HTTP;
- * a worker that dies is forked again, and its claimed work comes back through leases.
+ * a worker that dies is forked again (after a growing wait; the primary gives up and exits
+ * non-zero when they keep dying), and its claimed work comes back through leases.
  */
 import cluster from 'node:cluster';
 import pino from 'pino';
@@ -10,6 +11,7 @@ import { buildApp } from './app.js';
 import { compose } from './composition/compose.js';
 import { loadConfig, type AppConfig } from './config/config.js';
 import { errorMessage } from './core/errors.js';
+import { RestartPolicy } from './core/restart-policy.js';
 import type { Logger } from './core/logger.js';
 import { redactUrl } from './db/database.js';
 import { logOptions } from './http/log-options.js';
@@ -46,20 +48,37 @@ async function runPrimary(config: AppConfig, log: Logger): Promise<void> {
   await root.start();
   log.info({ workers: config.workers, cache: redactUrl(config.cacheUrl) }, 'starting workers');
   let stopping = false;
-  for (let i = 0; i < config.workers; i++) cluster.fork();
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting a new one');
-    cluster.fork();
-  });
-  onSignals(async () => {
+  const restarts = new RestartPolicy();
+  const pending = new Set<NodeJS.Timeout>();
+  const stopAll = async () => {
     stopping = true;
+    for (const t of pending) clearTimeout(t);
     const exited = Object.values(cluster.workers ?? {}).map(
       (w) => new Promise<void>((resolve) => (w && !w.isDead() ? w.once('exit', () => resolve()).process.kill('SIGTERM') : resolve())),
     );
     await Promise.all(exited);
     await root.stop();
-  }, log);
+  };
+  const forkedAt = new Map<number, number>();
+  cluster.on('fork', (w) => forkedAt.set(w.id, Date.now()));
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    const decision = restarts.onCrash(Date.now() - (forkedAt.get(worker.id) ?? Date.now()));
+    forkedAt.delete(worker.id);
+    if (decision.action === 'give-up') {
+      log.error({ pid: worker.process.pid, code, signal, crashes: decision.streak }, 'workers keep crashing; stopping the service');
+      void stopAll().finally(() => process.exit(1));
+      return;
+    }
+    log.error({ pid: worker.process.pid, code, signal, restartInMs: decision.delayMs }, 'worker exited; starting a new one');
+    const t = setTimeout(() => {
+      pending.delete(t);
+      if (!stopping) cluster.fork();
+    }, decision.delayMs);
+    pending.add(t);
+  });
+  onSignals(stopAll, log);
 }
 
 async function main(): Promise<void> {

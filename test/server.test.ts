@@ -1,5 +1,6 @@
 /** The real entry point as a process: first start, graceful stop, refusals with clear messages. */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,4 +92,31 @@ describe('server process', () => {
     p.child.kill('SIGTERM');
     expect(await p.exited).not.toBeNull();
   }, 60_000);
+
+  it.runIf(process.env.TEST_CACHE_URL)('WORKERS=2 whose workers keep crashing: restarted after growing waits, then the primary exits non-zero', async () => {
+    // Workers die at start when their port is taken; the primary never binds it itself.
+    const port = await freePort();
+    const blocker = net.createServer().listen(port, '0.0.0.0');
+    await new Promise((r) => blocker.once('listening', r));
+    try {
+      const started = Date.now();
+      const p = start({
+        DATA_DIR: tempDir(),
+        PORT: String(port),
+        WORKERS: '2',
+        CACHE_URL: process.env.TEST_CACHE_URL!,
+        CACHE_PREFIX: `test:crashing:${process.pid}:`,
+        LOG_LEVEL: 'info',
+      });
+      expect(await p.exited).toBe(1);
+      const log = p.out() + p.err();
+      expect(log).toMatch(/workers keep crashing; stopping the service/);
+      const waits = [...log.matchAll(/"restartInMs":(\d+)/g)].map((m) => Number(m[1]));
+      expect(waits).toEqual([1_000, 2_000, 4_000, 8_000]);
+      // Not a tight loop: the waits alone take 1 + 2 + 4 s before the last restart.
+      expect(Date.now() - started).toBeGreaterThan(7_000);
+    } finally {
+      blocker.close();
+    }
+  }, 300_000);
 });

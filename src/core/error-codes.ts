@@ -157,6 +157,7 @@ export const ERROR_CODES = {
   // Console II — schedules.
 
   // Console II — scripts.
+  script_run_not_found: 'No script run with that run_id (runs are kept with their output; an unknown or mistyped id)',
 
   // Console II — alerts and monitoring.
 

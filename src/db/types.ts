@@ -95,6 +95,34 @@ export interface ScriptsTable {
   created_at: string;
 }
 
+/** One run of a script on servers; `server_ids` and `results` are JSON text. */
+export interface ScriptRunsTable {
+  id: Id;
+  run_id: string;
+  label: string;
+  script_id: number | null;
+  schedule_id: number | null;
+  operator: string;
+  server_ids: string;
+  status: string;
+  total: number;
+  succeeded: Generated<number>;
+  failed: Generated<number>;
+  results: Generated<string>;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+}
+
+/** The numbered live messages of a script run. */
+export interface ScriptRunEventsTable {
+  id: Id;
+  run_id: string;
+  seq: number;
+  payload: string;
+  created_at: string;
+}
+
 export interface SchedulesTable {
   id: Id;
   name: string;
@@ -228,6 +256,8 @@ export interface Database {
   password_presets: PasswordPresetsTable;
   ssh_key_presets: SshKeyPresetsTable;
   scripts: ScriptsTable;
+  script_runs: ScriptRunsTable;
+  script_run_events: ScriptRunEventsTable;
   schedules: SchedulesTable;
   alert_log: AlertLogTable;
   retry_jobs: RetryJobsTable;
@@ -248,6 +278,7 @@ export type ServerRow = Selectable<ServersTable>;
 export type PasswordPresetRow = Selectable<PasswordPresetsTable>;
 export type SshKeyPresetRow = Selectable<SshKeyPresetsTable>;
 export type ScriptRow = Selectable<ScriptsTable>;
+export type ScriptRunRow = Selectable<ScriptRunsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;
 export type AlertRow = Selectable<AlertLogTable>;
 export type RetryJobRow = Selectable<RetryJobsTable>;

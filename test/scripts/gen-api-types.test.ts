@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateApiTypes, OUTPUT, readOpenApi, routeMapSchema } from '../../scripts/gen-api-types.js';
+import { generateApiTypes, OUTPUT, readOpenApi, routeMapSchema, withNulls } from '../../scripts/gen-api-types.js';
 
 describe('the console route map (web/src/api/routes.gen.ts)', () => {
   it('is what the service schemas generate now: run `npm run gen:api` after changing a route', async () => {
@@ -23,4 +23,13 @@ describe('the console route map (web/src/api/routes.gen.ts)', () => {
     // An async push answers 202 {batch_id, status}, a synchronous one 200 with the batch: both are typed.
     expect(map.properties['POST /api/sync/files']?.properties.reply.anyOf).toHaveLength(2);
   }, 60_000);
+
+  it("keeps null: the document's `nullable: true` becomes `| null`, also on enums and nested objects", async () => {
+    const ts = fs.readFileSync(OUTPUT, 'utf8');
+    expect(ts).toMatch(/initial_password_file: string \| null;/);
+    expect(withNulls({ type: 'object', properties: { nullable: { type: 'string', enum: ['a', 'b'], nullable: true } } })).toEqual({
+      type: 'object',
+      properties: { nullable: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }] } },
+    });
+  });
 });

@@ -108,8 +108,15 @@ export function runExec(
           return;
         }
         channel = opened;
-        opened.on('data', (d: Buffer) => stdout.push(d));
-        opened.stderr.on('data', (d: Buffer) => stderr.push(d));
+        const onData = opts.onData;
+        opened.on('data', (d: Buffer) => {
+          stdout.push(d);
+          onData?.('stdout', d);
+        });
+        opened.stderr.on('data', (d: Buffer) => {
+          stderr.push(d);
+          onData?.('stderr', d);
+        });
         opened.on('exit', (code: number | null, signal?: string) => {
           sawExit = true;
           exitCode = typeof code === 'number' ? code : null;

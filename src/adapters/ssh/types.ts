@@ -21,6 +21,11 @@ export interface ExecOptions {
   stdin?: string | Buffer | NodeJS.ReadableStream;
   /** Keep the last N bytes of each stream, default 1 MiB. */
   maxOutputBytes?: number;
+  /**
+   * Called with each chunk as it arrives (live output). The result still holds only the last
+   * `maxOutputBytes` of each stream; a caller that keeps chunks applies its own cap.
+   */
+  onData?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export interface ExecResult {

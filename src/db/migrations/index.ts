@@ -14,7 +14,8 @@ import * as m0013 from './20261124T1602-refresh-families.js';
 import * as m0014 from './20261126T1401-push-target-claims.js';
 import * as m0015 from './20261126T1402-idempotency-keys.js';
 import * as m0016 from './20261126T1403-ssh-reachability.js';
-import * as m0017 from './20261126T1701-agent-heartbeats.js';
+import * as m0017 from './20261126T1701-script-runs.js';
+import * as m0018 from './20261126T1702-agent-heartbeats.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '20261126T1401-push-target-claims': m0014,
   '20261126T1402-idempotency-keys': m0015,
   '20261126T1403-ssh-reachability': m0016,
-  '20261126T1701-agent-heartbeats': m0017,
+  '20261126T1701-script-runs': m0017,
+  '20261126T1702-agent-heartbeats': m0018,
 };

@@ -3,6 +3,9 @@
  * the shared cancel flag checked before each server starts. Every server's result is written as
  * soon as it is known, so the stored batch is always the truth, even after a crash.
  *
+ * rsync does not need the database: a write that meets a database outage (a restart, a failover)
+ * waits for it, for less than the lease lasts, instead of failing servers whose files arrived.
+ *
  * Every write names this process as the batch's lease owner. When one affects nothing, the lease
  * has moved (an outage outlasted it and recovery closed the batch elsewhere): this process stops
  * its transfers, writes and publishes nothing more of the batch, and leaves it to the new owner.
@@ -14,6 +17,8 @@ import { nowIso } from '../../core/time.js';
 import type { ServerRow } from '../../db/types.js';
 import type { RsyncProgress, RsyncRunner } from '../../adapters/rsync/index.js';
 import { throttleLatest } from '../../core/throttle.js';
+import { untilDatabaseAnswers } from '../../db/transient.js';
+import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../../platform/leases.js';
 import type { RetriesService } from '../retries/index.js';
 import type { ServersService } from '../servers/index.js';
 import { mapLimit } from '../../core/map-limit.js';
@@ -27,6 +32,8 @@ export const CANCEL_KEY_PREFIX = 'push:cancel:';
 /** Progress messages per server: at most two a second, the newest wins. */
 export const PROGRESS_INTERVAL_MS = 500;
 export const SHUTDOWN_ERROR = 'interrupted by a service shutdown';
+/** How long a batch's write waits for the database: well inside the lease, which is not renewed meanwhile. */
+const DB_WAIT_MS = LEASE_TTL_MS - LEASE_RENEW_MS;
 
 export interface BatchDeps {
   repo: PushRepository;
@@ -80,8 +87,10 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   /** Writes results while this process owns the batch; stops the batch here once it does not. */
   const write = async (ids: number[], u: Parameters<PushRepository['updateResult']>[2]): Promise<void> => {
     if (lost.signal.aborted) return;
-    if (!(await d.repo.updateResult(p.batchId, ids, u, d.owner))) leaseLost();
+    const ok = await untilDatabaseAnswers(() => d.repo.updateResult(p.batchId, ids, u, d.owner), waitFor('push result'));
+    if (!ok) leaseLost();
   };
+  const waitFor = (what: string) => ({ deadlineMs: DB_WAIT_MS, log: d.log, what: `${what} of batch ${p.batchId}` });
 
   const isCancelled = async (): Promise<boolean> => {
     try {
@@ -200,7 +209,10 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   const status = batchStatus(counts, cancelled);
   // From here the lease is being dropped: a renewal no longer finding the batch is no news.
   closed = true;
-  if (lost.signal.aborted || !(await d.repo.finishBatch(p.batchId, status, counts, nowIso(), d.owner))) {
+  const finished = lost.signal.aborted
+    ? false
+    : await untilDatabaseAnswers(() => d.repo.finishBatch(p.batchId, status, counts, nowIso(), d.owner), waitFor('closing'));
+  if (!finished) {
     d.log.warn({ batchId: p.batchId, owner: d.owner }, 'the lease of this push batch moved to another process before it was closed here');
     return status;
   }
@@ -235,10 +247,11 @@ export async function failWithRetry(
   error: string,
   durationMs: number,
 ): Promise<number | null | typeof LEASE_LOST> {
-  if (!(await d.repo.ownsBatch(p.batchId, d.owner))) return LEASE_LOST;
+  const wait = { deadlineMs: DB_WAIT_MS, log: d.log, what: `failed result of batch ${p.batchId}` };
+  if (!(await untilDatabaseAnswers(() => d.repo.ownsBatch(p.batchId, d.owner), wait))) return LEASE_LOST;
   let retryJobId: number | null = null;
-  try {
-    retryJobId = await d.retries.createForFailure({
+  const job = () =>
+    d.retries.createForFailure({
       serverId: row.id,
       serverName: row.name,
       operator: p.operator,
@@ -248,11 +261,12 @@ export async function failWithRetry(
       batchId: p.batchId,
       error,
     });
+  try {
+    retryJobId = await untilDatabaseAnswers(job, wait);
   } catch (err) {
     d.log.error({ batchId: p.batchId, serverId: row.id, err }, 'retry job not created');
   }
-  if (!(await d.repo.updateResult(p.batchId, [row.id], { status: 'failed', error, duration_ms: durationMs, retry_job_id: retryJobId }, d.owner))) {
-    return LEASE_LOST;
-  }
+  const update = { status: 'failed' as const, error, duration_ms: durationMs, retry_job_id: retryJobId };
+  if (!(await untilDatabaseAnswers(() => d.repo.updateResult(p.batchId, [row.id], update, d.owner), wait))) return LEASE_LOST;
   return retryJobId;
 }

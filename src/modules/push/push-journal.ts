@@ -6,7 +6,11 @@
  * over continues after the highest stored number.
  */
 import type { Logger } from '../../core/logger.js';
-import type { EventBus, LiveEvent } from '../../platform/events/event-bus.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { PushEvent } from '../../platform/events/live-events.schemas.js';
+
+/** A batch message before the journal numbers it. */
+export type PushEventDraft = Omit<PushEvent, 'batch_id' | 'seq'>;
 import type { PushEventsRepository } from './push-events.repository.js';
 
 /** How long a batch's messages can be replayed. */
@@ -29,7 +33,7 @@ export class PushJournal {
   ) {}
 
   /** Numbers, stores and publishes `event`; resolves once it is published. Never throws. */
-  record(batchId: string, event: LiveEvent): Promise<void> {
+  record(batchId: string, event: PushEventDraft): Promise<void> {
     let st = this.batches.get(batchId);
     if (!st) {
       st = { seq: null, chain: Promise.resolve() };
@@ -40,7 +44,7 @@ export class PushJournal {
       try {
         state.seq ??= await this.d.repo.maxSeq(batchId);
         const seq = ++state.seq;
-        const message = { ...event, batch_id: batchId, seq };
+        const message: PushEvent = { ...event, batch_id: batchId, seq };
         await this.d.repo.insert(batchId, seq, JSON.stringify(message), new Date().toISOString()).catch((err: unknown) => {
           // The live message still goes out; only a later replay will miss it.
           this.d.log.warn({ err, batchId, seq }, 'push event not stored');
@@ -60,8 +64,8 @@ export class PushJournal {
   }
 
   /** Messages after `after`, in order, at most `limit`. */
-  async since(batchId: string, after: number, limit: number): Promise<LiveEvent[]> {
-    return (await this.d.repo.since(batchId, after, limit)).map((r) => JSON.parse(r.payload) as LiveEvent);
+  async since(batchId: string, after: number, limit: number): Promise<PushEvent[]> {
+    return (await this.d.repo.since(batchId, after, limit)).map((r) => JSON.parse(r.payload) as PushEvent);
   }
 
   /** Drops messages older than the retention period. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, ID_MAX, Nullable } from '../../http/schemas.js';
+import { PushEvent } from '../../platform/events/live-events.schemas.js';
 
 /** The push modes: incremental (changed files), full (adds --delete), checksum; anything else is a 422. */
 export const SyncModeSchema = Type.Union([Type.Literal('incremental'), Type.Literal('full'), Type.Literal('checksum')]);
@@ -102,34 +103,8 @@ export const CancelView = Type.Object({ cancelled: Type.Literal(true), batch_id:
  *   skipped (done: files_transferred, bytes_transferred, duration_ms, error, error_code, retry_job_id)
  * - push_complete: status, total, succeeded, failed, skipped, operator
  */
-export const BatchEvent = Type.Object(
-  {
-    type: Type.Union([Type.Literal('push_started'), Type.Literal('push_progress'), Type.Literal('push_complete')]),
-    batch_id: Type.String(),
-    seq: Type.Integer({ minimum: 1 }),
-    server_id: Type.Optional(Type.Integer()),
-    server_name: Type.Optional(Nullable(Type.String())),
-    status: Type.Optional(Type.String()),
-    percent: Type.Optional(Type.Number()),
-    bytes_transferred: Type.Optional(Type.Number()),
-    rate_bps: Type.Optional(Type.Number()),
-    eta_s: Type.Optional(Type.Number()),
-    files_transferred: Type.Optional(Type.Integer()),
-    duration_ms: Type.Optional(Type.Integer()),
-    error: Type.Optional(Nullable(Type.String())),
-    error_code: Type.Optional(Nullable(Type.String())),
-    retry_job_id: Type.Optional(Nullable(Type.Integer())),
-    total: Type.Optional(Type.Integer()),
-    succeeded: Type.Optional(Type.Integer()),
-    failed: Type.Optional(Type.Integer()),
-    skipped: Type.Optional(Type.Integer()),
-    operator: Type.Optional(Nullable(Type.String())),
-    source_path: Type.Optional(Type.String()),
-    target_path: Type.Optional(Nullable(Type.String())),
-    sync_mode: Type.Optional(Type.String()),
-  },
-  { additionalProperties: true },
-);
+/** One numbered live message of a batch; defined with every other live message (one schema for both sides). */
+export const BatchEvent = PushEvent;
 
 export const BatchEventsQuery = Type.Object({
   after: Type.Optional(Type.Integer({ minimum: 0, maximum: ID_MAX, default: 0 })),

@@ -5,9 +5,13 @@ import type { Logger } from '../../core/logger.js';
 import type { Database } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
+import { every, type Periodic } from '../../core/periodic.js';
 import { mount, type Feature } from '../../platform/feature.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
 import type { ServersService } from '../servers/index.js';
+import { ScriptJournal } from './script-journal.js';
+import { ScriptRunner } from './script-runner.js';
+import { ScriptRunsRepository } from './script-runs.repository.js';
 import { ScriptsRepository } from './scripts.repository.js';
 import { scriptsRoutes } from './scripts.routes.js';
 import { ScriptsService } from './scripts.service.js';
@@ -24,8 +28,28 @@ export interface ScriptsModuleDeps {
   log: Logger;
 }
 
+const EVENTS_RETENTION_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
 export function createScriptsModule(d: ScriptsModuleDeps) {
-  const scripts = new ScriptsService({ ...d, repo: new ScriptsRepository(d.db) });
-  const feature: Feature = { name: 'scripts', routes: [mount('/api/scripts', scriptsRoutes, { scripts })] };
+  const runs = new ScriptRunsRepository(d.db);
+  const journal = new ScriptJournal({ repo: runs, events: d.events, log: d.log });
+  const runner = new ScriptRunner({ runs, journal, ssh: d.ssh, servers: d.servers, log: d.log });
+  const scripts = new ScriptsService({ ...d, repo: new ScriptsRepository(d.db), runs, runner, journal });
+  let pruning: Periodic | null = null;
+  const feature: Feature = {
+    name: 'scripts',
+    routes: [mount('/api/scripts', scriptsRoutes, { scripts })],
+    background: {
+      async start() {
+        // A run's messages replay its output for a week; after that its detail still has each server's tails.
+        const prune = () => runs.deleteEventsOlderThan(new Date(Date.now() - EVENTS_RETENTION_MS).toISOString());
+        pruning = every(PRUNE_EVERY_MS, prune, (err) => d.log.warn({ err }, 'script run messages prune failed'));
+      },
+      async stop() {
+        await pruning?.stop();
+      },
+    },
+  };
   return { scripts, feature };
 }

@@ -1,46 +1,35 @@
 /**
- * Stored scripts and running a script on many servers over the shared SSH pool (each server's
- * exit code and the last 64 KiB of stdout and stderr; progress and completion on the live socket).
- * A run answers with every server's exit code and output tails; one server's failure is its
- * own result, never the request's.
+ * Stored scripts, and running a script on many servers over the shared SSH pool (see
+ * script-runner.ts): each run is stored with every server's exit code and the last 64 KiB of
+ * stdout and stderr, and its output is streamed to the live socket as numbered messages that a
+ * page can replay. A run answers with every server's result; one server's failure is its own
+ * result, never the request's.
  */
-import { randomUUID } from 'node:crypto';
-import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, isClientSafe, NotFoundError, UnprocessableError } from '../../core/errors.js';
+import { BadRequestError, NotFoundError, UnprocessableError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { nowIso } from '../../core/time.js';
-import type { ScriptRow } from '../../db/types.js';
+import { nowIso, parseDateBound } from '../../core/time.js';
+import type { ScriptRow, ScriptRunRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import type { LiveEvent } from '../../platform/events/event-bus.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
-import { mapLimit } from '../../core/map-limit.js';
-import type { ServersService } from '../servers/index.js';
 import { scriptCompleteHtml } from './script-report.js';
+import type { ScriptJournal } from './script-journal.js';
+import { type ScriptRunner, type ScriptRunPlan, type StartedRun, succeededOf, toResultView } from './script-runner.js';
+import type { ScriptRunsRepository } from './script-runs.repository.js';
 import type { ScriptsRepository } from './scripts.repository.js';
-import type { RunScriptBody, ScriptRunResultView, ScriptRunView, ScriptView } from './scripts.schemas.js';
+import type {
+  RunScriptBody, RunStatus, ScriptRunDetail, ScriptRunEventsView, ScriptRunServer, ScriptRunSummary, ScriptRunsPage, ScriptRunsQuery, ScriptRunView, ScriptView,
+} from './scripts.schemas.js';
 
-export const OUTPUT_TAIL_BYTES = 64 * 1024;
+export { OUTPUT_TAIL_BYTES, type ScriptRunPlan } from './script-runner.js';
 export const DEFAULT_TIMEOUT_S = 60;
-const RUN_CONCURRENCY = 10;
-
-export interface ScriptRunPlan {
-  serverIds: number[];
-  content: string;
-  /** null: no timeout (a schedule's long task runs to its end). */
-  timeoutMs: number | null;
-  /** What the run is called in events, the audit log and the notification. */
-  label: string;
-  scriptId: number | null;
-  scheduleId?: number;
-}
 
 export interface ScriptsDeps {
   repo: ScriptsRepository;
-  ssh: Pick<SshPool, 'exec'>;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  runs: ScriptRunsRepository;
+  runner: ScriptRunner;
+  journal: ScriptJournal;
   audit: AuditService;
-  events: { publish(event: LiveEvent): Promise<void> };
   notifications: Pick<NotificationService, 'notify'>;
   log: Logger;
 }
@@ -82,8 +71,11 @@ export class ScriptsService {
     await this.d.audit.record(actor, 'delete_script', { type: 'script', id, detail: `name=${row.name}` });
   }
 
-  /** POST /api/scripts/run: a stored script (by id) or inline content, never both. */
-  async run(actor: Actor, req: RunScriptBody): Promise<ScriptRunView> {
+  /**
+   * POST /api/scripts/run: a stored script (by id) or inline content, never both. With `async`
+   * the run is stored and started, and its id answered before any server has ended.
+   */
+  async run(actor: Actor, req: RunScriptBody): Promise<{ async: true; run_id: string } | { async: false; view: ScriptRunView }> {
     const hasId = req.script_id !== undefined && req.script_id !== null;
     const hasContent = req.script_content !== undefined && req.script_content !== null;
     if (hasId && hasContent) throw new BadRequestError('Give either script_id or script_content, not both', 'script_source_ambiguous');
@@ -101,84 +93,67 @@ export class ScriptsService {
       label = script.name;
     }
     if (!content.trim()) throw new BadRequestError('The script is empty', 'script_empty');
-    return this.runOn(actor, {
-      serverIds: req.server_ids,
-      content,
-      timeoutMs: (req.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
-      label,
-      scriptId: hasId ? req.script_id! : null,
-    });
+    const plan = { serverIds: req.server_ids, content, timeoutMs: (req.timeout ?? DEFAULT_TIMEOUT_S) * 1000, label, scriptId: hasId ? req.script_id! : null };
+    const run = await this.d.runner.begin(actor, plan);
+    if (!req.async) return { async: false, view: await this.finish(run) };
+    void this.finish(run).catch((err: unknown) => this.d.log.warn({ err, runId: run.runId }, 'background script run failed'));
+    return { async: true, run_id: run.runId };
   }
 
-  /** Runs `content` on each server (at most 10 at once); also used by script schedules. */
+  /** Runs `content` on each server (at most 10 at once) and answers when all have ended; also used by script schedules. */
   async runOn(actor: Actor, plan: ScriptRunPlan): Promise<ScriptRunView> {
-    const runId = randomUUID();
-    const ids = [...new Set(plan.serverIds)];
-    const extra = plan.scheduleId === undefined ? {} : { schedule_id: plan.scheduleId };
-    const started = performance.now();
-    const results = await mapLimit(ids, RUN_CONCURRENCY, (id) => this.runOne(runId, id, plan, extra));
-    const succeeded = results.filter((r) => r.exit_code === 0 && !r.error).length;
-    void this.d.events.publish({
-      type: 'script_complete',
-      run_id: runId,
-      label: plan.label,
-      script_id: plan.scriptId,
-      total: results.length,
-      succeeded,
-      failed: results.length - succeeded,
-      duration_ms: Math.round(performance.now() - started),
-      ...extra,
-    });
-    await this.d.audit.record(actor, 'run_script', {
+    return this.finish(await this.d.runner.begin(actor, plan));
+  }
+
+  private async finish(run: StartedRun): Promise<ScriptRunView> {
+    const { servers } = await this.d.runner.execute(run);
+    const results = servers.map(toResultView);
+    const ok = servers.filter(succeededOf).length;
+    await this.d.audit.record(run.actor, 'run_script', {
       type: 'script',
-      id: plan.scriptId ?? runId,
-      detail: `run_id=${runId} script=${plan.label} servers=${ids.join(',')} ok=${succeeded}/${results.length}`.slice(0, 2000),
+      id: run.plan.scriptId ?? run.runId,
+      detail: `run_id=${run.runId} script=${run.plan.label} servers=${run.members.map((m) => m.id).join(',')} ok=${ok}/${results.length}`.slice(0, 2000),
     });
     // The notification service applies the notify_script_complete switch and never throws.
-    await this.d.notifications.notify('script_complete', scriptCompleteHtml(plan.label, results));
-    return { run_id: runId, results };
+    await this.d.notifications.notify('script_complete', scriptCompleteHtml(run.plan.label, results));
+    return { run_id: run.runId, results };
   }
 
-  private async runOne(runId: string, serverId: number, plan: ScriptRunPlan, extra: Record<string, unknown>): Promise<ScriptRunResultView> {
-    const base = { server_id: serverId, server_name: null as string | null, exit_code: null as number | null, stdout: '', stderr: '' };
-    const row = await this.d.servers.get(serverId).catch((err) => {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    });
-    if (!row) return { ...base, duration_ms: 0, error: 'Server not found' };
-    base.server_name = row.name;
-    const progress = (fields: Record<string, unknown>) =>
-      void this.d.events.publish({ type: 'script_progress', run_id: runId, server_id: serverId, server_name: row.name, ...extra, ...fields });
-    progress({ status: 'running' });
-    const started = performance.now();
-    let result: ScriptRunResultView;
-    try {
-      const target = await this.d.servers.targetFromRow(row);
-      const r = await this.d.ssh.exec(target, plan.content, {
-        timeoutMs: plan.timeoutMs ?? undefined,
-        maxOutputBytes: OUTPUT_TAIL_BYTES,
-      });
-      let error: string | null = null;
-      if (r.timedOut) error = `Timed out after ${Math.round((plan.timeoutMs ?? 0) / 1000)} s`;
-      else if (r.exitCode === null) error = 'The script was killed by a signal';
-      result = { ...base, exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, duration_ms: Math.round(r.durationMs), error };
-    } catch (err) {
-      const safe = isClientSafe(err);
-      if (!safe) this.d.log.warn({ runId, serverId, err }, 'script run failed unexpectedly');
-      result = {
-        ...base,
-        duration_ms: Math.round(performance.now() - started),
-        error: safe ? (err as Error).message : 'The script could not be run',
-      };
-    }
-    progress({
-      status: result.error ? 'failed' : 'finished',
-      exit_code: result.exit_code,
-      error: result.error,
-      duration_ms: result.duration_ms,
-      stdout: result.stdout,
-      stderr: result.stderr,
-    });
-    return result;
+  /** GET /api/scripts/runs: newest first, filtered by status and start time. */
+  async listRuns(q: ScriptRunsQuery): Promise<ScriptRunsPage> {
+    const limit = q.limit ?? 20;
+    const offset = q.offset ?? 0;
+    const from = q.from ? parseDateBound(q.from, 'from', 'query.from') : undefined;
+    const to = q.to ? parseDateBound(q.to, 'to', 'query.to') : undefined;
+    const { rows, total } = await this.d.runs.list({ status: q.status, from, to, limit, offset });
+    return { items: rows.map(toSummary), total, limit, offset };
   }
+
+  async getRun(runId: string): Promise<ScriptRunDetail> {
+    const row = await this.d.runs.get(runId);
+    if (!row) throw new NotFoundError('Script run not found', 'script_run_not_found');
+    return { ...toSummary(row), servers: JSON.parse(row.results) as ScriptRunServer[] };
+  }
+
+  /** The run's live messages after `after`: what a page that reloads or reconnects missed. */
+  async eventsOf(runId: string, after: number, limit: number): Promise<ScriptRunEventsView> {
+    const row = await this.d.runs.get(runId);
+    if (!row) throw new NotFoundError('Script run not found', 'script_run_not_found');
+    const events = await this.d.journal.since(runId, after, limit);
+    return {
+      run_id: runId,
+      status: row.status as RunStatus,
+      events,
+      last_seq: events.at(-1)?.seq ?? after,
+      more: events.length === limit,
+    };
+  }
+}
+
+function toSummary(r: Omit<ScriptRunRow, 'results'>): ScriptRunSummary {
+  return {
+    run_id: r.run_id, label: r.label, script_id: r.script_id, schedule_id: r.schedule_id, operator: r.operator, status: r.status as RunStatus,
+    total: Number(r.total), succeeded: Number(r.succeeded), failed: Number(r.failed), server_ids: JSON.parse(r.server_ids) as number[],
+    started_at: r.started_at, finished_at: r.finished_at, duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
+  };
 }

@@ -5,22 +5,11 @@
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import { subscribeDurably } from '../../adapters/cache/durable-subscription.js';
 import type { Logger } from '../../core/logger.js';
+import type { LiveEvent } from './live-events.schemas.js';
+
+export type { LiveEvent, LiveEventType } from './live-events.schemas.js';
 
 export const EVENTS_CHANNEL = 'events';
-
-export type LiveEventType =
-  | 'alert'
-  | 'recovery'
-  | 'push_started'
-  | 'push_progress'
-  | 'push_complete'
-  | 'script_progress'
-  | 'script_complete';
-
-export interface LiveEvent {
-  type: LiveEventType;
-  [field: string]: unknown;
-}
 
 type Listener = (event: LiveEvent) => void;
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
-import type { LiveEvent } from '../../../src/platform/events/event-bus.js';
+import type { PushEvent } from '../../../src/platform/events/live-events.schemas.js';
 import { addServer, appFor, caller, remoteDir, rmrf, stagingDir } from './push-helpers.js';
 
 const shared = inject('sshd');
@@ -38,9 +38,9 @@ describe.each(dbKinds())('push events on %s', (db) => {
       await addServer(call, shared, 'ev-b', { target_path: dests[1] }),
     ];
     const batchId = `ev_${randomUUID().slice(0, 8)}`;
-    const live: Array<LiveEvent & { at: number }> = [];
+    const live: Array<PushEvent & { at: number }> = [];
     const off = t.app.services.events.on((e) => {
-      if (e.batch_id === batchId) live.push({ ...e, at: Date.now() });
+      if ('batch_id' in e && e.batch_id === batchId) live.push({ ...e, at: Date.now() });
     });
     try {
       const res = await call('POST', '/api/sync/files', { server_ids: ids, source_path: src, batch_id: batchId, concurrency: 2 });
@@ -73,10 +73,10 @@ describe.each(dbKinds())('push events on %s', (db) => {
     // A page that saw everything up to seq k gets k+1..N, exactly once each.
     const all = (await call('GET', `/api/sync/batches/${batchId}/events`)).json();
     expect(all).toMatchObject({ batch_id: batchId, status: 'completed', more: false, last_seq: live.length });
-    expect(all.events.map((e: LiveEvent) => [e.seq, e.type, e.status])).toEqual(live.map((e) => [e.seq, e.type, e.status]));
+    expect(all.events.map((e: PushEvent) => [e.seq, e.type, e.status])).toEqual(live.map((e) => [e.seq, e.type, e.status]));
     const k = Math.floor(live.length / 2);
     const rest = (await call('GET', `/api/sync/batches/${batchId}/events?after=${k}&limit=2`)).json();
-    expect(rest.events.map((e: LiveEvent) => e.seq)).toEqual([k + 1, k + 2]);
+    expect(rest.events.map((e: PushEvent) => e.seq)).toEqual([k + 1, k + 2]);
     expect(rest).toMatchObject({ more: live.length > k + 2, last_seq: k + 2 });
     const none = (await call('GET', `/api/sync/batches/${batchId}/events?after=${live.length}`)).json();
     expect(none).toMatchObject({ events: [], last_seq: live.length, more: false });

@@ -79,17 +79,22 @@ export async function addServer(
   return res.json().id as number;
 }
 
+/** A live message as tests read it: any field of any message type (the union itself is checked by the service's compile). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read fields of every message type without narrowing
+export type TestEvent = LiveEvent & Record<string, any>;
+
 export interface EventLog {
-  events: LiveEvent[];
+  events: TestEvent[];
   /** Resolves with the first event (seen or coming) matching `pred`. */
-  next(pred: (e: LiveEvent) => boolean, ms?: number): Promise<LiveEvent>;
+  next(pred: (e: TestEvent) => boolean, ms?: number): Promise<TestEvent>;
   stop(): void;
 }
 
 export function recordEvents(t: TestApp): EventLog {
-  const events: LiveEvent[] = [];
-  const waiters: Array<{ pred: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }> = [];
-  const stop = t.app.services.events.on((e) => {
+  const events: TestEvent[] = [];
+  const waiters: Array<{ pred: (e: TestEvent) => boolean; resolve: (e: TestEvent) => void }> = [];
+  const stop = t.app.services.events.on((live) => {
+    const e = live as TestEvent;
     events.push(e);
     for (const w of [...waiters]) {
       if (w.pred(e)) {

@@ -22,7 +22,7 @@ describe.each(cacheKinds())('/ws/alerts on %s cache', (cache) => {
     await ws.opened;
     // Publishing races the socket's subscription only on the server side; retry until seen.
     const seen = ws.next((m) => m.type === 'push_progress' && m.batch_id === 'b1');
-    const pump = setInterval(() => void a.app.services.events.publish({ type: 'push_progress', batch_id: 'b1' }), 50);
+    const pump = setInterval(() => void a.app.services.events.publish({ type: 'push_progress', batch_id: 'b1', seq: 1 }), 50);
     await expect(seen).resolves.toMatchObject({ type: 'push_progress', batch_id: 'b1' });
     clearInterval(pump);
     ws.close();
@@ -40,7 +40,7 @@ describe.runIf(process.env.TEST_CACHE_URL)('/ws/alerts across workers', () => {
     const ws = connectWs(`ws://127.0.0.1:${port}/ws/alerts?token=${await a.token()}`);
     await ws.opened;
     const seen = ws.next((m) => m.type === 'alert' && m.server_id === 42);
-    const pump = setInterval(() => void a.app.services.events.publish({ type: 'alert', server_id: 42 }), 50);
+    const pump = setInterval(() => void a.app.services.events.publish({ type: 'alert', id: 1, server_id: 42, server_name: null, alert_type: 'cpu', value: 99 }), 50);
     await expect(seen).resolves.toMatchObject({ type: 'alert', server_id: 42 });
     clearInterval(pump);
     ws.close();

@@ -29,7 +29,7 @@ async function open(t: TestApp, port: number, token: string): Promise<WsClient> 
   await ws.opened;
   const id = `probe-${++probe}`;
   const seen = ws.next((m) => m.batch_id === id);
-  const pump = setInterval(() => void t.app.services.events.publish({ type: 'push_progress', batch_id: id }), 20);
+  const pump = setInterval(() => void t.app.services.events.publish({ type: 'push_progress', batch_id: id, seq: 1 }), 20);
   try {
     await seen;
   } finally {

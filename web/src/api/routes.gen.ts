@@ -516,16 +516,13 @@ export interface ApiRoutes {
       name: string;
       source_path?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 5000
-       */
       server_ids?: number[] | null;
-      run_mode?: ('once' | 'cron') | {};
+      run_mode?: ('once' | 'cron') | ({} | null);
       cron_expr?: string | null;
       fire_at?: string | null;
-      sync_mode?: ('incremental' | 'full' | 'checksum') | {};
+      sync_mode?: ('incremental' | 'full' | 'checksum') | ({} | null);
       enabled?: boolean | null;
-      schedule_type?: ('push' | 'script') | {};
+      schedule_type?: ('push' | 'script') | ({} | null);
       script_id?: number | null;
       script_content?: string | null;
       exec_timeout?: number | null;
@@ -561,16 +558,13 @@ export interface ApiRoutes {
       name?: string;
       source_path?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 5000
-       */
       server_ids?: number[] | null;
-      run_mode?: ('once' | 'cron') | {};
+      run_mode?: ('once' | 'cron') | ({} | null);
       cron_expr?: string | null;
       fire_at?: string | null;
-      sync_mode?: ('incremental' | 'full' | 'checksum') | {};
+      sync_mode?: ('incremental' | 'full' | 'checksum') | ({} | null);
       enabled?: boolean | null;
-      schedule_type?: ('push' | 'script') | {};
+      schedule_type?: ('push' | 'script') | ({} | null);
       script_id?: number | null;
       script_content?: string | null;
       exec_timeout?: number | null;
@@ -679,18 +673,156 @@ export interface ApiRoutes {
       script_id?: number | null;
       script_content?: string | null;
       timeout?: number;
+      async?: boolean;
     };
+    reply:
+      | {
+          run_id: string;
+          results: {
+            server_id: number;
+            server_name: string | null;
+            exit_code: number | null;
+            stdout: string;
+            stderr: string;
+            duration_ms: number;
+            error: string | null;
+          }[];
+        }
+      | {
+          run_id: string;
+          status: 'running';
+        };
+  };
+  'GET /api/scripts/runs': {
+    params: never;
+    query: {
+      status?: 'running' | 'success' | 'partial' | 'failed';
+      from?: string;
+      to?: string;
+      limit?: number;
+      offset?: number;
+    };
+    body: never;
+    reply: {
+      items: {
+        run_id: string;
+        label: string;
+        script_id: number | null;
+        schedule_id: number | null;
+        operator: string;
+        status: 'running' | 'success' | 'partial' | 'failed';
+        total: number;
+        succeeded: number;
+        failed: number;
+        server_ids: number[];
+        started_at: string;
+        finished_at: string | null;
+        duration_ms: number | null;
+      }[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
+  };
+  'GET /api/scripts/runs/{run_id}': {
+    params: {
+      run_id: string;
+    };
+    query: never;
+    body: never;
     reply: {
       run_id: string;
-      results: {
+      label: string;
+      script_id: number | null;
+      schedule_id: number | null;
+      operator: string;
+      status: 'running' | 'success' | 'partial' | 'failed';
+      total: number;
+      succeeded: number;
+      failed: number;
+      server_ids: number[];
+      started_at: string;
+      finished_at: string | null;
+      duration_ms: number | null;
+      servers: {
         server_id: number;
         server_name: string | null;
+        status: 'pending' | 'running' | 'success' | 'failed';
         exit_code: number | null;
+        duration_ms: number | null;
+        error: string | null;
         stdout: string;
         stderr: string;
-        duration_ms: number;
-        error: string | null;
       }[];
+    };
+  };
+  'GET /api/scripts/runs/{run_id}/events': {
+    params: {
+      run_id: string;
+    };
+    query: {
+      after?: number;
+      limit?: number;
+    };
+    body: never;
+    reply: {
+      run_id: string;
+      status: 'running' | 'success' | 'partial' | 'failed';
+      events: (
+        | {
+            type: 'script_started';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            label: string;
+            script_id: number | null;
+            operator: string;
+            total: number;
+            servers: {
+              server_id: number;
+              server_name: string | null;
+            }[];
+          }
+        | {
+            type: 'script_progress';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            server_id: number;
+            server_name: string | null;
+            status: 'running' | 'finished' | 'failed';
+            exit_code?: number | null;
+            error?: string | null;
+            duration_ms?: number;
+            stdout?: string;
+            stderr?: string;
+          }
+        | {
+            type: 'script_output';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            server_id: number;
+            stream: 'stdout' | 'stderr';
+            data: string;
+            truncated?: boolean;
+          }
+        | {
+            type: 'script_complete';
+            run_id: string;
+            seq: number;
+            schedule_id?: number;
+            label: string;
+            script_id: number | null;
+            status: 'success' | 'partial' | 'failed';
+            total: number;
+            succeeded: number;
+            failed: number;
+            duration_ms: number;
+          }
+      )[];
+      last_seq: number;
+      more: boolean;
     };
   };
   'GET /api/servers': {
@@ -715,9 +847,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -738,9 +867,6 @@ export interface ApiRoutes {
       private_key?: string | null;
       password?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 50
-       */
       tags?: string[] | null;
       host_key_fingerprint?: string | null;
       current_password?: string;
@@ -763,9 +889,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -796,9 +919,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -821,9 +941,6 @@ export interface ApiRoutes {
       private_key?: string | null;
       password?: string | null;
       target_path?: string | null;
-      /**
-       * @maxItems 50
-       */
       tags?: string[] | null;
       host_key_fingerprint?: string | null;
       current_password?: string;
@@ -846,9 +963,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -898,9 +1012,6 @@ export interface ApiRoutes {
       ssh_status: 'reachable' | 'failing' | 'never';
       ssh_last_ok_at: string | null;
       ssh_last_error_at: string | null;
-      /**
-       * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-       */
       ssh_last_error: string | null;
       ssh_failing_since: string | null;
       created_at: string;
@@ -979,9 +1090,6 @@ export interface ApiRoutes {
         ssh_status: 'reachable' | 'failing' | 'never';
         ssh_last_ok_at: string | null;
         ssh_last_error_at: string | null;
-        /**
-         * refused, timeout, auth_failed, host_key_mismatch, dns, closed or other
-         */
         ssh_last_error: string | null;
         ssh_failing_since: string | null;
         created_at: string;
@@ -1048,7 +1156,7 @@ export interface ApiRoutes {
     };
     query: never;
     body: {
-      value: string | number | boolean | {};
+      value: string | number | boolean | ({} | null);
     };
     reply: {
       key: string;
@@ -1490,7 +1598,7 @@ export interface ApiRoutes {
     params: never;
     query: never;
     body: {
-      server_id?: (0 | number) | {};
+      server_id?: (0 | number) | ({} | null);
       path?: string;
     };
     reply: {

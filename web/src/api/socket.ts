@@ -4,27 +4,14 @@
  * in the query string (browsers cannot set headers on a WebSocket); when the server closes with
  * 4401 (token expired or revoked) the session is refreshed first, then the socket reconnects.
  */
-import type { BatchEvent } from '@server/modules/push/push.schemas';
+import type { AlertEvent, LiveEvent, ScriptEvent } from '@server/platform/events/live-events.schemas';
 import { liveSession, refreshSession } from './client';
 import { onSessionChange, readSession } from './session';
 
-export interface AlertMessage {
-  type: 'alert' | 'recovery';
-  id: number;
-  server_id: number;
-  server_name: string | null;
-  alert_type: string;
-  value: number | null;
-  created_at?: string;
-}
-
-export interface ScriptMessage {
-  type: 'script_progress' | 'script_complete';
-  run_id: string;
-  [field: string]: unknown;
-}
-
-export type LiveMessage = AlertMessage | BatchEvent | ScriptMessage;
+// The service's own schema of socket messages (one definition for both sides).
+export type AlertMessage = AlertEvent;
+export type ScriptMessage = ScriptEvent;
+export type LiveMessage = LiveEvent;
 export type SocketStatus = 'connected' | 'reconnecting' | 'disconnected';
 
 const UNAUTHORIZED = 4401;

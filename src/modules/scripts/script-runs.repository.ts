@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Database, ScriptRunRow } from '../../db/types.js';
+
+export interface RunFilter {
+  status?: string;
+  /** ISO UTC bounds on `started_at`, both inclusive. */
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Script runs and their numbered live messages (tables `script_runs`, `script_run_events`). */
+export class ScriptRunsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(row: Omit<ScriptRunRow, 'id' | 'succeeded' | 'failed' | 'finished_at' | 'duration_ms'>): Promise<void> {
+    await this.db.insertInto('script_runs').values(row).execute();
+  }
+
+  async saveResults(runId: string, results: string, succeeded: number, failed: number): Promise<void> {
+    await this.db.updateTable('script_runs').set({ results, succeeded, failed }).where('run_id', '=', runId).execute();
+  }
+
+  async finish(runId: string, fields: Pick<ScriptRunRow, 'status' | 'results' | 'succeeded' | 'failed' | 'finished_at' | 'duration_ms'>): Promise<void> {
+    await this.db.updateTable('script_runs').set(fields).where('run_id', '=', runId).execute();
+  }
+
+  async get(runId: string): Promise<ScriptRunRow | undefined> {
+    return this.db.selectFrom('script_runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
+  }
+
+  /** Newest first, without the per-server results (a list does not show them). */
+  async list(f: RunFilter): Promise<{ rows: Omit<ScriptRunRow, 'results'>[]; total: number }> {
+    let q = this.db.selectFrom('script_runs');
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.from) q = q.where('started_at', '>=', f.from);
+    if (f.to) q = q.where('started_at', '<=', f.to);
+    const [rows, count] = await Promise.all([
+      q
+        .select(['id', 'run_id', 'label', 'script_id', 'schedule_id', 'operator', 'server_ids', 'status', 'total', 'succeeded', 'failed', 'started_at', 'finished_at', 'duration_ms'])
+        .orderBy('started_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute(),
+      q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+    ]);
+    return { rows, total: Number(count?.n ?? 0) };
+  }
+
+  async insertEvent(runId: string, seq: number, payload: string, createdAt: string): Promise<void> {
+    await this.db.insertInto('script_run_events').values({ run_id: runId, seq, payload, created_at: createdAt }).execute();
+  }
+
+  async eventsSince(runId: string, after: number, limit: number): Promise<Array<{ seq: number; payload: string }>> {
+    return this.db
+      .selectFrom('script_run_events')
+      .select(['seq', 'payload'])
+      .where('run_id', '=', runId)
+      .where('seq', '>', after)
+      .orderBy('seq', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Drops run messages older than `before` (the run rows, with each server's output tails, stay). */
+  async deleteEventsOlderThan(before: string): Promise<number> {
+    const r = await this.db.deleteFrom('script_run_events').where('created_at', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * PostgreSQL goes away for a few seconds while a push to 8 servers runs (every connection cut and
+ * new ones refused, as during a restart, through a proxy in front of the real server). rsync does
+ * not need the database: the transfers go on, the results written while it is away are written
+ * once it is back, and the batch ends as it would have without the outage.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { addServer, caller, remoteDir, rmrf, stagingDir, until } from '../modules/push/push-helpers.js';
+
+const PG = Boolean(process.env.TEST_DATABASE_URL);
+if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
+
+const shared = inject('sshd');
+
+describe.runIf(PG)('a PostgreSQL outage during a push', () => {
+  let pgdb: TempDatabase;
+  let proxy: TcpProxy;
+  let t: TestApp;
+  const call = caller(() => t);
+  const cleanup: string[] = [];
+
+  beforeAll(async () => {
+    pgdb = await createPostgresDatabase();
+    const u = new URL(pgdb.url);
+    proxy = await startTcpProxy(Number(u.port || 5432), u.hostname);
+    u.host = `127.0.0.1:${proxy.port}`;
+    t = await makeTestApp({ env: { DATABASE_URL: u.toString() } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.close();
+    await pgdb?.drop();
+    rmrf(...cleanup);
+  });
+
+  it('fails nothing: results written while it was away are written when it is back; no retry job', async () => {
+    const src = stagingDir({ 'small.txt': 'small\n' });
+    cleanup.push(src);
+    const fd = fs.openSync(path.join(src, 'big.bin'), 'w');
+    fs.ftruncateSync(fd, 96 * 1024 * 1024); // sparse: instant locally, a real transfer remotely
+    fs.closeSync(fd);
+    const targets: string[] = [];
+    const ids: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const dir = remoteDir(shared, `outage-${i}`);
+      cleanup.push(dir);
+      targets.push(dir);
+      ids.push(await addServer(call, shared, `outage-${i}`, { target_path: dir }));
+    }
+    const batchId = `outage_${randomUUID().slice(0, 8)}`;
+    const res = await call('POST', '/api/sync/files', { server_ids: ids, source_path: src, async: true, batch_id: batchId, concurrency: 8 });
+    expect(res.statusCode).toBe(202);
+
+    // The database goes away while the files are on their way...
+    await until(async () => targets.some((d) => fs.existsSync(d) && fs.readdirSync(d).some((n) => n.startsWith('.big.bin.'))), 30_000);
+    proxy.down();
+    try {
+      // ...and stays away until a transfer has finished, so its result is written during the outage.
+      await until(async () => targets.some((d) => fs.existsSync(path.join(d, 'big.bin'))), 60_000);
+      await new Promise((r) => setTimeout(r, 1_500));
+      const health = await t.app.inject({ url: '/health' });
+      expect(health.json()).toMatchObject({ db: 'error' });
+    } finally {
+      proxy.up();
+    }
+
+    await t.app.services.push.waitFor(batchId);
+    const b = (await call('GET', `/api/sync/batches/${batchId}`)).json();
+    expect(b.results.map((r: { status: string; error: string | null }) => [r.status, r.error])).toEqual(ids.map(() => ['success', null]));
+    expect(b).toMatchObject({ status: 'completed', succeeded: 8, failed: 0 });
+    const jobs = (await call('GET', '/api/retries')).json().filter((j: { server_id: number }) => ids.includes(j.server_id));
+    expect(jobs).toEqual([]);
+    expect((await t.app.inject({ url: '/health' })).json()).toMatchObject({ db: 'ok' });
+  }, 180_000);
+});
