@@ -71,6 +71,7 @@ describe.each(WIDTHS)('monitoring at %s', (viewport) => {
       const header = page.getByRole('button', { name: t(en, 'monitoring.sortColumn', { column: t(en, 'monitoring.cpu') }) });
       await header.click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu&order=desc');
+      await expect.poll(() => page.getByRole('columnheader', { name: t(en, 'monitoring.cpu') }).getAttribute('aria-sort')).toBe('descending');
       await expect.poll(() => rowOrder(page, names)).toEqual([names[1], names[0]]);
       await header.click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu');
@@ -78,6 +79,7 @@ describe.each(WIDTHS)('monitoring at %s', (viewport) => {
       await page.getByRole('combobox', { name: t(en, 'monitoring.sortBy'), exact: true }).click();
       await page.getByRole('option', { name: t(en, 'monitoring.cpu'), exact: true }).click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu&order=desc');
+      await expect.poll(() => page.getByRole('columnheader', { name: t(en, 'monitoring.cpu') }).getAttribute('aria-sort')).toBe('descending');
       await expect.poll(() => rowOrder(page, names)).toEqual([names[1], names[0]]);
       await page.getByRole('button', { name: `${t(en, 'monitoring.sortOrder')}: ${t(en, 'monitoring.descending')}` }).click();
       await expect.poll(() => pathOf(page)).toBe('/monitoring?sort=cpu');

@@ -60,7 +60,9 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
       { replace: true },
     );
   const sortBy = (k: SortKey) => {
-    const nextOrder = k === key ? (order === 'asc' ? 'desc' : 'asc') : defaultOrder(k);
+    // The sort last written, not the render's: a second click before the re-render still toggles.
+    const now = readSort(latest.current);
+    const nextOrder = k === now.key ? (now.order === 'asc' ? 'desc' : 'asc') : defaultOrder(k);
     set({ sort: k === 'status' ? null : k, order: nextOrder === 'asc' ? null : 'desc' });
   };
 
@@ -118,7 +120,7 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
         <ActionIcon
           variant="default"
           size={40}
-          onClick={() => set({ order: order === 'asc' ? 'desc' : null })}
+          onClick={() => set({ order: readSort(latest.current).order === 'asc' ? 'desc' : null })}
           aria-label={`${t('monitoring.sortOrder')}: ${order === 'asc' ? t('monitoring.ascending') : t('monitoring.descending')}`}
         >
           {order === 'asc' ? <IconArrowUp size={18} aria-hidden /> : <IconArrowDown size={18} aria-hidden />}
