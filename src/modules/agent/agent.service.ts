@@ -83,8 +83,9 @@ export class AgentService {
       mem: reading.mem,
       disk: reading.disk,
       load: reading.load ?? null,
-      // Clamped: an agent clock far off (ts may be up to 1e11) must still fit an integer column.
-      drift_s: Math.max(-1e9, Math.min(1e9, Math.round(reading.ts - now / 1000))),
+      // Whole seconds toward zero: `ts` is the agent's clock floored to a second, so an agent in
+      // sync lands in (-1, 0] and shows 0, not -1. Clamped: ts may be up to 1e11, the column is int.
+      drift_s: Math.max(-1e9, Math.min(1e9, Math.trunc(reading.ts - now / 1000) || 0)),
       version: reading.version || null,
     });
     let active: Set<AlertType> | null = null;

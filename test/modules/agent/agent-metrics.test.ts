@@ -50,9 +50,11 @@ describe.each(dbKinds())('agent metrics on %s', (db) => {
 
   it('keeps a heartbeat without a version (older agents) and refuses a malformed one', async () => {
     const b = await monitoredServer(t, 'metrics-b');
+    // Half a second into a second: the agent's ts (whole seconds) is 0.5 s behind, which is no drift.
+    clock = T0 + 90_500;
     expect((await heartbeat(t, b.token, { cpu: 1 })).statusCode).toBe(200);
     const item = (await metrics()).json().items.find((s: { server_id: number }) => s.server_id === b.id);
-    expect(item.last).toMatchObject({ cpu: 1, version: null, load: null });
+    expect(item.last).toMatchObject({ cpu: 1, version: null, load: null, drift_s: 0 });
     const bad = await heartbeat(t, b.token, { version: 'x y;rm' } as never);
     expect(bad.statusCode).toBe(422);
   });
