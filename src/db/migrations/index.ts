@@ -16,6 +16,7 @@ import * as m0015 from './20261126T1402-idempotency-keys.js';
 import * as m0016 from './20261126T1403-ssh-reachability.js';
 import * as m0017 from './20261126T1701-script-runs.js';
 import * as m0018 from './20261126T1702-schedule-runs.js';
+import * as m0019 from './20261126T1703-agent-heartbeats.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T1403-ssh-reachability': m0016,
   '20261126T1701-script-runs': m0017,
   '20261126T1702-schedule-runs': m0018,
+  '20261126T1703-agent-heartbeats': m0019,
 };

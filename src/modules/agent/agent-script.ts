@@ -27,6 +27,8 @@ INTERVAL=30
 MODE=loop
 DISK_PATH=/
 DIR=""
+# Sent with every heartbeat, shown on the monitoring page.
+AGENT_VERSION=1.1.0
 
 usage() {
   echo "usage: $0 --url URL [--token-file FILE] [--once | --cron | --install [--dir DIR]] [--interval SECONDS] [--disk-path PATH]" >&2
@@ -94,7 +96,7 @@ collect() {
   [ -n "$load" ] && BODY="$BODY,\"load\":$load"
   up=$(awk '{ printf "%d", $1 }' /proc/uptime 2>/dev/null)
   [ -n "$up" ] && BODY="$BODY,\"uptime\":$up"
-  BODY="$BODY}"
+  BODY="$BODY,\"version\":\"$AGENT_VERSION\"}"
 }
 
 post() {

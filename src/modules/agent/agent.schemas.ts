@@ -10,6 +10,8 @@ export const HeartbeatBody = Type.Object({
   ts: Type.Number({ minimum: 0, maximum: 1e11 }),
   load: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6 })),
   uptime: Type.Optional(Type.Number({ minimum: 0, maximum: 1e11 })),
+  /** The agent's own version (agents before it was sent omit it). */
+  version: Type.Optional(Type.String({ maxLength: 40, pattern: '^[A-Za-z0-9._+-]*$' })),
 });
 
 export const HeartbeatOk = Type.Object({ ok: Type.Literal(true) });
@@ -30,9 +32,45 @@ export const InstallResult = Type.Object({
   api_base_url: Type.String(),
 });
 
+export const MetricsQuery = Type.Object({
+  /** Readings per server for the sparkline, newest last. */
+  points: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, default: 30 })),
+});
+
+const Point = Type.Object({ at: Type.String(), cpu: Type.Number(), mem: Type.Number(), disk: Type.Number() });
+
+export const ServerMetrics = Type.Object({
+  server_id: Type.Integer(),
+  name: Type.String(),
+  host: Type.String(),
+  status: Type.String(),
+  last_heartbeat_at: Type.Union([Type.String(), Type.Null()]),
+  /** The newest reading, null when none is kept (no agent, or silent for longer than the retention). */
+  last: Type.Union([
+    Type.Object({
+      ...Point.properties,
+      load: Type.Union([Type.Number(), Type.Null()]),
+      /** Agent clock minus service clock, in seconds, at that heartbeat. */
+      drift_s: Type.Integer(),
+      version: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+  points: Type.Array(Point),
+});
+
+export const MetricsView = Type.Object({
+  /** How long readings are kept, in seconds. */
+  retention_s: Type.Integer(),
+  /** Every server, ordered by name. */
+  items: Type.Array(ServerMetrics),
+});
+
 export { ValidationErrorResponse as ValidationError } from '../../http/schemas.js';
 export type HeartbeatBody = Static<typeof HeartbeatBody>;
 export type HeartbeatOk = Static<typeof HeartbeatOk>;
 export type AgentToken = Static<typeof AgentToken>;
 export type InstallBody = Static<typeof InstallBody>;
 export type InstallResult = Static<typeof InstallResult>;
+export type MetricsView = Static<typeof MetricsView>;
+export type ServerMetrics = Static<typeof ServerMetrics>;

@@ -12,10 +12,14 @@ import type { AlertEngine, AlertType, Reading } from '../alerts/index.js';
 import type { ServersService } from '../servers/index.js';
 import { AgentTokenCache, TOKENS_CHANNEL, hashAgentToken, newAgentToken, type AgentServer } from './agent-tokens.js';
 import type { AgentRepository } from './agent.repository.js';
+import type { HeartbeatPoints } from './heartbeat-points.js';
 import { HeartbeatWriter } from './heartbeat-writer.js';
+import type { HeartbeatBody } from './agent.schemas.js';
 
 export interface AgentServiceDeps {
   repo: AgentRepository;
+  /** Where each reading is kept for the monitoring page. */
+  points?: Pick<HeartbeatPoints, 'record' | 'start' | 'stop'>;
   cache: Cache;
   engine: AlertEngine;
   servers: Pick<ServersService, 'get'>;
@@ -43,6 +47,7 @@ export class AgentService {
 
   async start(): Promise<void> {
     this.writer.start();
+    this.d.points?.start();
     try {
       this.unsubscribe = await this.d.cache.subscribe(TOKENS_CHANNEL, (msg) => {
         const id = Number((JSON.parse(msg) as { server_id?: unknown }).server_id);
@@ -58,6 +63,7 @@ export class AgentService {
     await this.unsubscribe?.().catch(() => {});
     this.unsubscribe = null;
     await this.writer.stop();
+    await this.d.points?.stop();
   }
 
   /** The server whose token this is; 401 for anything else. */
@@ -68,8 +74,20 @@ export class AgentService {
     return server;
   }
 
-  async ingest(server: AgentServer, reading: Reading): Promise<void> {
+  async ingest(server: AgentServer, reading: Reading & Pick<HeartbeatBody, 'load' | 'version'>): Promise<void> {
     const now = this.d.now();
+    this.d.points?.record({
+      server_id: server.id,
+      at: new Date(now).toISOString(),
+      cpu: reading.cpu,
+      mem: reading.mem,
+      disk: reading.disk,
+      load: reading.load ?? null,
+      // Whole seconds toward zero: `ts` is the agent's clock floored to a second, so an agent in
+      // sync lands in (-1, 0] and shows 0, not -1. Clamped: ts may be up to 1e11, the column is int.
+      drift_s: Math.max(-1e9, Math.min(1e9, Math.trunc(reading.ts - now / 1000) || 0)),
+      version: reading.version || null,
+    });
     let active: Set<AlertType> | null = null;
     try {
       active = await this.d.engine.activeTypes(server.id);

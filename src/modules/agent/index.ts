@@ -13,7 +13,10 @@ import type { RuntimeSettings } from '../../platform/settings/runtime-settings.j
 import type { AlertEngine } from '../alerts/index.js';
 import type { ServersService } from '../servers/index.js';
 import { AgentInstaller } from './agent-installer.service.js';
+import { agentMetricsRoutes } from './agent-metrics.routes.js';
 import { agentServerRoutes } from './agent-servers.routes.js';
+import { HeartbeatPoints } from './heartbeat-points.js';
+import { HeartbeatPointsRepository } from './heartbeat-points.repository.js';
 import { AgentRepository } from './agent.repository.js';
 import { agentRoutes } from './agent.routes.js';
 import { AgentService } from './agent.service.js';
@@ -33,11 +36,12 @@ export interface AgentModuleDeps {
 }
 
 export function createAgentModule(d: AgentModuleDeps) {
-  const agent = new AgentService({ repo: new AgentRepository(d.db), cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now });
+  const points = new HeartbeatPoints(new HeartbeatPointsRepository(d.db), d.log, d.now);
+  const agent = new AgentService({ repo: new AgentRepository(d.db), points, cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now });
   const installer = new AgentInstaller({ agent, servers: d.servers, ssh: d.ssh, settings: d.settings, audit: d.audit, log: d.log });
   const feature: Feature = {
     name: 'agent',
-    routes: [mount('/api/agent', agentRoutes, { agent }), mount('/api/servers', agentServerRoutes, { agent, installer })],
+    routes: [mount('/api/agent', agentRoutes, { agent }), mount('/api/agent', agentMetricsRoutes, { points }), mount('/api/servers', agentServerRoutes, { agent, installer })],
     perProcess: { start: () => agent.start(), stop: () => agent.stop() },
   };
   return { agent, installer, feature };

@@ -49,7 +49,12 @@ export const Stats = Type.Object({
   recovered: Type.Integer(),
   active: Type.Integer(),
   top_server: Type.Union([Type.String(), Type.Null()]),
+  /** Alerts (not recoveries) per day and type over the same days, for a stacked chart. Added by the console. */
+  daily_types: Type.Optional(Type.Array(Type.Object({ day: Type.String(), alert_type: Type.String(), count: Type.Integer() }))),
 });
+
+/** The list's filters without its paging: an export is the whole filtered history. */
+export const ExportQuery = Type.Omit(HistoryQuery, ['page', 'per_page', 'limit', 'offset']);
 
 export { ValidationErrorResponse as ValidationError } from '../../http/schemas.js';
 export type HistoryQuery = Static<typeof HistoryQuery>;
@@ -57,3 +62,4 @@ export type AlertEntry = Static<typeof AlertEntry>;
 export type HistoryPage = Static<typeof HistoryPage>;
 export type StatsQuery = Static<typeof StatsQuery>;
 export type Stats = Static<typeof Stats>;
+export type ExportQuery = Static<typeof ExportQuery>;

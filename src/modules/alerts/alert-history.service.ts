@@ -7,6 +7,7 @@ import { parseDateBound, shanghaiDay } from '../../core/time.js';
 import type { AlertRow } from '../../db/types.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import { addDays } from './alert-days.js';
+import { alertCsv } from './alert-history-csv.js';
 import type { AlertFilter, AlertLogRepository } from './alert-log.repository.js';
 import type { AlertEntry, HistoryPage, HistoryQuery, Stats } from './alert-history.schemas.js';
 
@@ -38,6 +39,11 @@ export class AlertHistoryService {
     };
   }
 
+  /** The filtered history as CSV chunks; a bad filter throws here, before anything is sent. */
+  exportCsv(q: HistoryQuery): AsyncGenerator<string> {
+    return alertCsv(this.d.repo, this.filter(q));
+  }
+
   async stats(days = 7): Promise<Stats> {
     const n = Math.max(1, days);
     const today = shanghaiDay(this.d.now());
@@ -52,7 +58,9 @@ export class AlertHistoryService {
     ]);
     const byDay = new Map<string, { alerts: number; recoveries: number }>();
     const byType = new Map<string, number>();
+    const dailyTypes: Array<{ day: string; alert_type: string; count: number }> = [];
     for (const c of counts) {
+      if (!c.is_recovery && c.n > 0) dailyTypes.push({ day: c.day, alert_type: c.alert_type, count: c.n });
       const e = byDay.get(c.day) ?? { alerts: 0, recoveries: 0 };
       if (c.is_recovery) e.recoveries += c.n;
       else {
@@ -81,6 +89,7 @@ export class AlertHistoryService {
       recovered: last.recoveries,
       active,
       top_server: topServers[0]?.server_name ?? null,
+      daily_types: dailyTypes.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.alert_type < b.alert_type ? -1 : 1)),
     };
   }
 

@@ -61,6 +61,17 @@ export class AlertLogRepository {
       .execute();
   }
 
+  /** The next page after `cursor` in list order (newest first): keyset paging for exports. */
+  listAfter(f: AlertFilter, cursor: { created_at: string; id: number } | undefined, limit: number): Promise<AlertRow[]> {
+    let q = this.filtered(this.db.selectFrom('alert_log').selectAll(), f);
+    if (cursor) {
+      q = q.where((eb) =>
+        eb.or([eb('created_at', '<', cursor.created_at), eb.and([eb('created_at', '=', cursor.created_at), eb('id', '<', cursor.id)])]),
+      );
+    }
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
   async count(f: AlertFilter): Promise<number> {
     // A server and a type together select few rows; the covering index counts them directly.
     if (f.serverId !== undefined && f.type !== undefined) return this.countLog(f);

@@ -44,6 +44,7 @@ export interface ApiRoutes {
       ts: number;
       load?: number;
       uptime?: number;
+      version?: string;
     };
     reply: {
       ok: true;
@@ -54,6 +55,38 @@ export interface ApiRoutes {
     query: never;
     body: never;
     reply: string;
+  };
+  'GET /api/agent/metrics': {
+    params: never;
+    query: {
+      points?: number;
+    };
+    body: never;
+    reply: {
+      retention_s: number;
+      items: {
+        server_id: number;
+        name: string;
+        host: string;
+        status: string;
+        last_heartbeat_at: string | null;
+        last: {
+          at: string;
+          cpu: number;
+          mem: number;
+          disk: number;
+          load: number | null;
+          drift_s: number;
+          version: string | null;
+        } | null;
+        points: {
+          at: string;
+          cpu: number;
+          mem: number;
+          disk: number;
+        }[];
+      }[];
+    };
   };
   'GET /api/alert-history': {
     params: never;
@@ -106,6 +139,19 @@ export interface ApiRoutes {
       }[];
     };
   };
+  'GET /api/alert-history/export.csv': {
+    params: never;
+    query: {
+      server_id?: number;
+      type?: string;
+      is_recovery?: 'true' | 'false' | 'True' | 'False' | 'TRUE' | 'FALSE' | '1' | '0' | 'yes' | 'no' | 'on' | 'off' | '';
+      status?: string;
+      date_from?: string;
+      date_to?: string;
+    };
+    body: never;
+    reply: unknown;
+  };
   'GET /api/alert-history/stats': {
     params: never;
     query: {
@@ -131,6 +177,11 @@ export interface ApiRoutes {
       recovered: number;
       active: number;
       top_server: string | null;
+      daily_types?: {
+        day: string;
+        alert_type: string;
+        count: number;
+      }[];
     };
   };
   'GET /api/audit': {

@@ -1,0 +1,110 @@
+/**
+ * Installing the agent from the monitoring page: pick a server, then either generate a token and
+ * the one-liner to paste on it (the servers page's AgentInstall, reused), or let the service
+ * install it over SSH. The SSH install is one request of up to 60 s: while it runs the button
+ * stays busy and the elapsed time counts up; then its result (method, directory, URL) or the
+ * service's refusal is shown.
+ */
+import { Alert, Button, Card, Divider, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCircleCheck, IconPlugConnected } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { monitoringApi, monitoringQueries, type ServerMetrics } from '../../api/resources/monitoring';
+import { ErrorDisplay } from '../../components/ErrorDisplay';
+import { AgentInstall } from '../servers/AgentInstall';
+
+function useElapsed(running: boolean): number {
+  const [start, setStart] = useState<number | null>(null);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!running) {
+      setStart(null);
+      return;
+    }
+    setStart(Date.now());
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [running]);
+  return start === null ? 0 : Math.max(0, Math.round((now - start) / 1000));
+}
+
+function SshInstall({ server }: { server: ServerMetrics }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [url, setUrl] = useState('');
+  const install = useMutation({
+    mutationFn: () => monitoringApi.installAgent(server.server_id, url.trim() || undefined),
+    onSuccess: () => void client.invalidateQueries({ queryKey: monitoringQueries.all }),
+  });
+  const seconds = useElapsed(install.isPending);
+  const methodKey = install.data?.method;
+  const method = methodKey && ['systemd', 'cron', 'background'].includes(methodKey) ? t(`monitoring.install.method.${methodKey}`) : methodKey;
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {t('monitoring.install.overSsh')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('monitoring.install.overSshHelp')}
+      </Text>
+      <TextInput
+        label={t('monitoring.install.apiBaseUrl')}
+        description={t('monitoring.install.apiBaseUrlHelp')}
+        placeholder={window.location.origin}
+        value={url}
+        onChange={(e) => setUrl(e.currentTarget.value)}
+        inputMode="url"
+      />
+      <Button leftSection={<IconPlugConnected size={16} aria-hidden />} onClick={() => install.mutate()} loading={install.isPending} style={{ alignSelf: 'flex-start' }} mih={40}>
+        {t('monitoring.install.run', { name: server.name })}
+      </Button>
+      <div aria-live="polite">
+        {install.isPending && (
+          <Text size="sm" role="status">
+            {t('monitoring.install.running', { name: server.name, seconds })}
+          </Text>
+        )}
+        {install.data && (
+          <Alert color="teal" icon={<IconCircleCheck size={18} aria-hidden />}>
+            {t('monitoring.install.done', { name: server.name, method, dir: install.data.install_dir, url: install.data.api_base_url })}
+          </Alert>
+        )}
+      </div>
+      <ErrorDisplay error={install.error} />
+    </Stack>
+  );
+}
+
+export function AgentInstallPanel({ items, selected, onSelect }: { items: ServerMetrics[]; selected: number | null; onSelect: (id: number | null) => void }) {
+  const { t } = useTranslation();
+  const server = items.find((s) => s.server_id === selected) ?? null;
+  return (
+    <Card withBorder radius="md" id="install">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {t('monitoring.install.heading')}
+        </Title>
+        <Select
+          label={t('monitoring.install.server')}
+          placeholder={t('monitoring.install.pick')}
+          data={items.map((s) => ({ value: String(s.server_id), label: `${s.name} (${s.host})` }))}
+          value={server ? String(server.server_id) : null}
+          onChange={(v) => onSelect(v ? Number(v) : null)}
+          searchable
+          limit={100}
+          nothingFoundMessage={t('monitoring.noMatch')}
+          w={{ base: '100%', sm: 360 }}
+        />
+        {server && (
+          <>
+            {/* Keyed by server: a token shown for one server never stays on screen for another. */}
+            <AgentInstall key={server.server_id} serverId={server.server_id} />
+            <Divider />
+            <SshInstall key={`ssh-${server.server_id}`} server={server} />
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+}
