@@ -1,5 +1,5 @@
 /**
- * `agent_heartbeats` (migration 20261126T1702): the recent readings of each server. Inserted in
+ * `agent_heartbeats` (migration 20261126T1703): the recent readings of each server. Inserted in
  * batches by the recorder, pruned by age, read as "the newest N points of every server" in one
  * statement (a window function, on SQLite 3.25+ and PostgreSQL alike).
  */
