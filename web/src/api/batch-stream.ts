@@ -8,7 +8,7 @@ import type { BatchEvent, BatchView, PushResultView } from '@server/modules/push
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { push } from './endpoints';
-import { liveSocket } from './socket';
+import { followJournal } from './journal-follow';
 import { pushQueries } from './resources/push';
 
 export interface ServerProgress {
@@ -157,75 +157,26 @@ export function useBatchStream(batchId: string | null): { stream: BatchStream; e
     if (!batchId) return;
     dispatch({ kind: 'reset' });
     setError(null);
-    let cancelled = false;
-    let lastSeq = 0;
-    let catchingUp: Promise<void> | null = null;
-
-    // Reads the journal after what was applied until it has nothing more: on open, after a gap
-    // and after the socket reconnects. One catch-up runs at a time; a request meanwhile reruns it.
-    let again = false;
-    const catchUp = (): Promise<void> => {
-      if (catchingUp !== null) {
-        again = true;
-        return catchingUp;
-      }
-      catchingUp = (async () => {
-        do {
-          again = false;
-          for (let more = true; more && !cancelled; ) {
-            const page = await push.events(batchId, lastSeq);
-            if (cancelled) return;
-            lastSeq = Math.max(lastSeq, page.last_seq);
-            dispatch({ kind: 'events', events: page.events, fromJournal: true });
-            more = page.more;
-            if (page.status !== 'running' && !more) {
-              const b = await push.batch(batchId);
-              if (!cancelled) dispatch({ kind: 'batch', batch: b });
-              void client.invalidateQueries({ queryKey: pushQueries.all });
-            }
-          }
-        } while (again && !cancelled);
-      })()
-        .catch((e) => {
-          if (!cancelled) setError(e);
-        })
-        .finally(() => {
-          catchingUp = null;
-        });
-      return catchingUp;
+    let stopped = false;
+    const seed = async () => {
+      const b = await push.batch(batchId);
+      if (!stopped) dispatch({ kind: 'batch', batch: b });
     };
-
-    const offMessage = liveSocket.onMessage((m) => {
-      if (!('batch_id' in m) || m.batch_id !== batchId || typeof (m as BatchEvent).seq !== 'number') return;
-      const e = m as BatchEvent;
-      if (e.seq <= lastSeq) return;
-      dispatch({ kind: 'events', events: [e] });
-      if (e.seq === lastSeq + 1) lastSeq = e.seq;
-      else void catchUp(); // a gap: the journal has what the socket missed
-      if (e.type === 'push_complete') void push.batch(batchId).then((b) => !cancelled && dispatch({ kind: 'batch', batch: b }));
+    const stop = followJournal<BatchEvent>({
+      open: seed,
+      page: (after) => push.events(batchId, after),
+      pick: (m) => ('batch_id' in m && m.batch_id === batchId && typeof (m as BatchEvent).seq === 'number' ? (m as BatchEvent) : null),
+      apply: (events, fromJournal) => dispatch({ kind: 'events', events, fromJournal }),
+      isFinal: (e) => e.type === 'push_complete',
+      ended: async () => {
+        await seed();
+        void client.invalidateQueries({ queryKey: pushQueries.all });
+      },
+      fail: setError,
     });
-    let wasDown = false;
-    const offStatus = liveSocket.onStatus((st) => {
-      if (st !== 'connected') wasDown = true;
-      else if (wasDown) {
-        wasDown = false;
-        void catchUp();
-      }
-    });
-    void push
-      .batch(batchId)
-      .then((b) => {
-        if (cancelled) return;
-        dispatch({ kind: 'batch', batch: b });
-        return catchUp();
-      })
-      .catch((e) => {
-        if (!cancelled) setError(e);
-      });
     return () => {
-      cancelled = true;
-      offMessage();
-      offStatus();
+      stopped = true;
+      stop();
     };
   }, [batchId, client]);
 

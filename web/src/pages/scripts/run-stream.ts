@@ -9,7 +9,7 @@ import type { Reply } from '../../api/typed';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { scriptQueries, scriptsApi } from '../../api/resources/scripts';
-import { liveSocket } from '../../api/socket';
+import { followJournal } from '../../api/journal-follow';
 
 type RunDetail = Reply<'GET /api/scripts/runs/{run_id}'>;
 export type ServerStatus = 'pending' | 'running' | 'success' | 'failed';
@@ -148,74 +148,26 @@ export function useRunStream(runId: string): { run: RunState; error: unknown } {
   useEffect(() => {
     dispatch({ kind: 'reset' });
     setError(null);
-    let cancelled = false;
-    let lastSeq = 0;
-    let catchingUp: Promise<void> | null = null;
-    let again = false;
-    const finished = async () => {
-      const d = await scriptsApi.run(runId);
-      if (!cancelled) dispatch({ kind: 'detail', detail: d, final: true });
-      void client.invalidateQueries({ queryKey: scriptQueries.runsAll });
-    };
-    // Reads the journal after what was applied until it has nothing more: on open, after a gap
-    // and after the socket reconnects. One catch-up runs at a time; a request meanwhile reruns it.
-    const catchUp = (): Promise<void> => {
-      if (catchingUp !== null) {
-        again = true;
-        return catchingUp;
-      }
-      catchingUp = (async () => {
-        do {
-          again = false;
-          for (let more = true; more && !cancelled; ) {
-            const page = await scriptsApi.events(runId, lastSeq);
-            if (cancelled) return;
-            lastSeq = Math.max(lastSeq, page.last_seq);
-            dispatch({ kind: 'events', events: page.events });
-            more = page.more;
-            if (page.status !== 'running' && !more) await finished();
-          }
-        } while (again && !cancelled);
-      })()
-        .catch((e) => {
-          if (!cancelled) setError(e);
-        })
-        .finally(() => {
-          catchingUp = null;
-        });
-      return catchingUp;
-    };
-
-    const offMessage = liveSocket.onMessage((m) => {
-      if (!('run_id' in m) || m.run_id !== runId || typeof m.seq !== 'number') return;
-      if (m.seq <= lastSeq) return;
-      dispatch({ kind: 'events', events: [m] });
-      if (m.seq === lastSeq + 1) lastSeq = m.seq;
-      else void catchUp(); // a gap: the journal has what the socket missed
-      if (m.type === 'script_complete') void finished().catch(() => {});
+    let stopped = false;
+    const stop = followJournal<ScriptEvent>({
+      open: async () => {
+        const d = await scriptsApi.run(runId);
+        if (!stopped) dispatch({ kind: 'detail', detail: d });
+      },
+      page: (after) => scriptsApi.events(runId, after),
+      pick: (m) => ('run_id' in m && m.run_id === runId && typeof m.seq === 'number' ? (m as ScriptEvent) : null),
+      apply: (events) => dispatch({ kind: 'events', events }),
+      isFinal: (e) => e.type === 'script_complete',
+      ended: async () => {
+        const d = await scriptsApi.run(runId);
+        if (!stopped) dispatch({ kind: 'detail', detail: d, final: true });
+        void client.invalidateQueries({ queryKey: scriptQueries.runsAll });
+      },
+      fail: setError,
     });
-    let wasDown = false;
-    const offStatus = liveSocket.onStatus((st) => {
-      if (st !== 'connected') wasDown = true;
-      else if (wasDown) {
-        wasDown = false;
-        void catchUp();
-      }
-    });
-    void scriptsApi
-      .run(runId)
-      .then((d) => {
-        if (cancelled) return;
-        dispatch({ kind: 'detail', detail: d });
-        return catchUp();
-      })
-      .catch((e) => {
-        if (!cancelled) setError(e);
-      });
     return () => {
-      cancelled = true;
-      offMessage();
-      offStatus();
+      stopped = true;
+      stop();
     };
   }, [runId, client]);
 
