@@ -7,8 +7,14 @@ const socket = vi.hoisted(() => ({
 }));
 vi.mock('../../src/api/socket', () => ({
   liveSocket: {
-    onMessage: (l: Listener<unknown>) => (socket.messages.add(l), () => socket.messages.delete(l)),
-    onStatus: (l: Listener<string>) => (socket.statuses.add(l), () => socket.statuses.delete(l)),
+    onMessage: (l: Listener<unknown>) => {
+      socket.messages.add(l);
+      return () => socket.messages.delete(l);
+    },
+    onStatus: (l: Listener<string>) => {
+      socket.statuses.add(l);
+      return () => socket.statuses.delete(l);
+    },
   },
 }));
 const { followJournal } = await import('../../src/api/journal-follow');
