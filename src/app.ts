@@ -83,6 +83,12 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     }
   });
   app.addHook('onClose', () => root.stop());
+  // Every answer is counted by its route's pattern (never the raw URL: one series per route).
+  const { metrics } = root.services;
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.httpAnswered(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 
   // First of all hooks, so that refusals by the later ones carry the headers too.
   installSecurityHeaders(app, securityHeaders);

@@ -40,6 +40,7 @@ import { SettingsService } from '../platform/settings/settings.service.js';
 import { firstStart } from './first-start.js';
 import { buildPlatform } from './platform.js';
 import { FeatureRunner } from './lifecycle.js';
+import { metricsRoutes } from '../platform/metrics/metrics.routes.js';
 
 export interface ComposeOptions {
   /** Host-name resolver for the login allowlist (tests inject one). */
@@ -74,7 +75,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     (id, fp) => servers.servers.pinHostKey(id, fp),
     (id, outcome) => servers.reachability.record(id, outcome),
   );
-  const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh } = platform;
+  const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh, metrics } = platform;
 
   const initialPassword = new InitialPasswordFile(config.dataDir, config.adminUsername);
   const admins = createAdminsModule({ db, cache, audit, log, now });
@@ -97,7 +98,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
 
   const runner = new RsyncRunner({ hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log });
   const claims = createTargetClaims(db, owner);
-  const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims };
+  const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims, metrics };
   const retries = createRetriesModule(fleet);
   const push = createPushModule({ ...fleet, retries: retries.retries, events });
   const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log });
@@ -107,7 +108,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     db, cache, settings, notifications, events, log, now, version: config.version,
     heartbeats: { flush: () => agent.agent.flushHeartbeats(), markOffline: (ids) => agent.agent.setStatus(ids, 'offline') },
   });
-  const agent = createAgentModule({ db, cache, engine: alerts.engine, servers: servers.servers, ssh, settings, audit, log, now });
+  const agent = createAgentModule({ db, cache, engine: alerts.engine, servers: servers.servers, ssh, settings, audit, log, now, metrics });
 
   const allowlist = createAllowlistModule({
     settings, cache, audit, log, resolver: opts.fetchResolver ?? systemResolver, allowPrivateFetch: config.allowPrivateFetch,
@@ -131,6 +132,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     routes: [
       mount('/api/audit', auditRoutes, { audit }),
       mount('/api/settings', settingsRoutes, { settings: settingsService }),
+      mount('', metricsRoutes, { metrics }),
       mount('', eventsRoutes, {
         events,
         authenticate: (token: string) => auth.auth.authenticateSession(token),
@@ -138,6 +140,19 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
       }),
     ],
   };
+
+  // Read at scrape time from whoever knows; each reading that fails only leaves itself out.
+  metrics.gauge('fleet_open_alerts', 'Alerts open now (a threshold breached, or a server offline)', () => alerts.store.count());
+  metrics.gauge('fleet_retry_jobs', 'Retry jobs by status', async () => {
+    const byStatus: Record<string, number> = { pending: 0, running: 0, succeeded: 0, failed: 0 };
+    for (const { status, n } of await retries.retries.countByStatus()) byStatus[status] = n;
+    return byStatus;
+  }, 'status');
+  metrics.gauge('fleet_ssh_pool', 'The SSH pool now: open connections, open channels, operations waiting for a channel', () => {
+    const s = ssh.stats();
+    return { connections: s.connections, channels: s.activeChannels, waiting: s.queued };
+  });
+  metrics.gauge('fleet_ssh_connects', 'SSH connections the pool ever opened', () => ssh.stats().connectsTotal);
 
   if (duties.firstStart) await firstStart({ config, adminsRepo: admins.repo, settings, cipher, log, initialPassword, print: opts.print });
 

@@ -20,6 +20,7 @@ import { AuditService } from '../platform/audit/audit.service.js';
 import { EventBus } from '../platform/events/event-bus.js';
 import { IdempotencyRepository } from '../platform/idempotency/idempotency.repository.js';
 import { IdempotencyService } from '../platform/idempotency/idempotency.service.js';
+import { Metrics } from '../platform/metrics/metrics.js';
 import { NotificationService } from '../platform/notifications/notification.service.js';
 import { RuntimeSettings } from '../platform/settings/runtime-settings.js';
 import { SecretSettings } from '../platform/settings/secret-settings.js';
@@ -42,6 +43,8 @@ export interface Platform {
    * outcome goes to `onContact` (both answered by the servers feature).
    */
   ssh: SshPool;
+  /** The figures of `GET /metrics`. */
+  metrics: Metrics;
 }
 
 /** The PostgreSQL pool is sized from stored settings when present, else from the environment. */
@@ -90,10 +93,11 @@ export async function buildPlatform(
   const events = new EventBus(cache, log);
   await events.start();
   closers.push(() => events.stop());
-  const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log });
+  const metrics = new Metrics();
+  const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log, metrics });
 
   const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact });
   closers.push(() => ssh.closeAll());
   const idempotency = new IdempotencyService({ repo: new IdempotencyRepository(handle.db) });
-  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh };
+  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh, metrics };
 }

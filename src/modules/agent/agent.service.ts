@@ -15,6 +15,7 @@ import type { AgentRepository } from './agent.repository.js';
 import type { HeartbeatPoints } from './heartbeat-points.js';
 import { HeartbeatWriter } from './heartbeat-writer.js';
 import type { HeartbeatBody } from './agent.schemas.js';
+import type { Metrics } from '../../platform/metrics/metrics.js';
 
 export interface AgentServiceDeps {
   repo: AgentRepository;
@@ -26,6 +27,8 @@ export interface AgentServiceDeps {
   audit: AuditService;
   log: Logger;
   now: () => number;
+  /** Counts accepted heartbeats. */
+  metrics?: Pick<Metrics, 'heartbeat'>;
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i;
@@ -76,6 +79,7 @@ export class AgentService {
 
   async ingest(server: AgentServer, reading: Reading & Pick<HeartbeatBody, 'load' | 'version'>): Promise<void> {
     const now = this.d.now();
+    this.d.metrics?.heartbeat();
     this.d.points?.record({
       server_id: server.id,
       at: new Date(now).toISOString(),

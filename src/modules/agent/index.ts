@@ -20,11 +20,13 @@ import { HeartbeatPointsRepository } from './heartbeat-points.repository.js';
 import { AgentRepository } from './agent.repository.js';
 import { agentRoutes } from './agent.routes.js';
 import { AgentService } from './agent.service.js';
+import type { Metrics } from '../../platform/metrics/metrics.js';
 
 export type { AgentInstaller, AgentService };
 
 export interface AgentModuleDeps {
   db: Kysely<Database>;
+  metrics?: Pick<Metrics, 'heartbeat'>;
   cache: Cache;
   engine: AlertEngine;
   servers: Pick<ServersService, 'get' | 'targetFromRow'>;
@@ -37,7 +39,9 @@ export interface AgentModuleDeps {
 
 export function createAgentModule(d: AgentModuleDeps) {
   const points = new HeartbeatPoints(new HeartbeatPointsRepository(d.db), d.log, d.now);
-  const agent = new AgentService({ repo: new AgentRepository(d.db), points, cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now });
+  const agent = new AgentService({
+    repo: new AgentRepository(d.db), points, cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now, metrics: d.metrics,
+  });
   const installer = new AgentInstaller({ agent, servers: d.servers, ssh: d.ssh, settings: d.settings, audit: d.audit, log: d.log });
   const feature: Feature = {
     name: 'agent',

@@ -26,6 +26,7 @@ import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type BatchCounts, type PushRepository } from './push.repository.js';
 import type { PushJournal } from './push-journal.js';
 import type { TargetClaims } from './target-claims.js';
+import type { Metrics } from '../../platform/metrics/metrics.js';
 import type { BatchStatus, SyncMode } from './push.schemas.js';
 
 export const CANCEL_KEY_PREFIX = 'push:cancel:';
@@ -48,6 +49,8 @@ export interface BatchDeps {
   log: Logger;
   /** This process's lease owner id: the one every write of the batch names. */
   owner: string;
+  /** Counts each server's outcome, the bytes rsync sent and each closed batch. */
+  metrics?: Pick<Metrics, 'pushServerDone' | 'pushBatchDone'>;
 }
 
 export interface BatchPlan {
@@ -156,6 +159,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
       );
     }
     if (lost.signal.aborted) return;
+    d.metrics?.pushServerDone(outcome.ok ? 'success' : 'failed', outcome.ok ? outcome.bytes : 0);
     if (outcome.ok) {
       counts.succeeded++;
       await write([row.id], {
@@ -190,6 +194,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   const notStarted = p.members.filter((m) => !started.has(m.id));
   if (notStarted.length > 0 && cancelled) {
     counts.skipped += notStarted.length;
+    for (const _ of notStarted) d.metrics?.pushServerDone('skipped');
     await write(notStarted.map((m) => m.id), { status: 'skipped' });
     for (const m of notStarted) progress(m.id, 'skipped', { server_name: m.name });
   } else if (notStarted.length > 0) {
@@ -217,6 +222,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     return status;
   }
   d.log.info({ batchId: p.batchId, status, ...counts }, 'push batch finished');
+  d.metrics?.pushBatchDone(status);
   await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });
   await d.journal.close(p.batchId);
   return status;

@@ -24,6 +24,7 @@ import { summaryOf, toBatchView } from './push-views.js';
 import type { PushJournal } from './push-journal.js';
 import { TARGET_BUSY, type TargetClaims } from './target-claims.js';
 import type { BatchEventsView, BatchSummaryPage, BatchSummaryQuery, BatchView, PreviewBody, PreviewView, SyncFilesBody, SyncMode } from './push.schemas.js';
+import type { Metrics } from '../../platform/metrics/metrics.js';
 
 export const DEFAULT_BATCH_SIZE = 50;
 export const DEFAULT_CONCURRENCY = 5;
@@ -40,6 +41,7 @@ export interface PushDeps extends BatchDeps {
   owner: string;
   journal: Pick<PushJournal, 'record' | 'close' | 'since'>;
   claims: TargetClaims;
+  metrics?: Pick<Metrics, 'pushServerDone' | 'pushBatchDone' | 'leasesRecovered'>;
 }
 
 export type StartOutcome = { async: true; batch_id: string } | { async: false; batch: BatchView };
@@ -92,6 +94,8 @@ export class PushService {
     const busy = await this.claimTargets(batchId, targetPath, members, ids.length);
     const runnable = members.filter((m) => !busy.has(m.id));
     const failedAtStart = ids.length - runnable.length;
+    // Unknown servers and busy targets failed before any transfer: counted with the others.
+    for (let i = 0; i < failedAtStart; i++) this.d.metrics?.pushServerDone('failed');
     await this.d.audit.record(actor, 'sync_files', {
       type: 'batch',
       id: batchId,
@@ -241,6 +245,7 @@ export class PushService {
           break;
         }
         this.publish(batch.batch_id, r.server_id, 'failed', { server_name: member.name, error: RESTART_ERROR, retry_job_id: retryJobId });
+        this.d.metrics?.pushServerDone('failed');
       }
       const { succeeded, failed, skipped } = await this.d.repo.countResults(batch.batch_id);
       const counts = { succeeded, failed, skipped };
@@ -252,6 +257,7 @@ export class PushService {
       closed.push(batch.batch_id);
     }
     if (closed.length) this.d.log.warn({ batches: closed }, 'recovered push batches whose process stopped');
+    this.d.metrics?.leasesRecovered('push', closed.length);
     // Claims of any holder (batch or retry job) whose process stopped renewing them.
     const expired = await this.d.claims.releaseExpired(now);
     if (expired) this.d.log.warn({ claims: expired }, 'released target claims whose process stopped');

@@ -15,6 +15,7 @@ import type { StagingPaths } from '../staging/index.js';
 import { RetriesRepository } from './retries.repository.js';
 import { retriesRoutes } from './retries.routes.js';
 import { RetriesService, type TargetGuard } from './retries.service.js';
+import type { Metrics } from '../../platform/metrics/metrics.js';
 
 export type { RetriesService };
 
@@ -23,6 +24,8 @@ const SWEEP_INTERVAL_MS = 5000;
 
 export interface RetriesModuleDeps {
   db: Kysely<Database>;
+  /** Counts the retry jobs recovered from a stopped process. */
+  metrics?: Pick<Metrics, 'leasesRecovered'>;
   cache: Cache;
   runner: RsyncRunner;
   servers: Pick<ServersService, 'get' | 'targetFromRow'>;
@@ -40,7 +43,7 @@ export function createRetriesModule(d: RetriesModuleDeps) {
     cache: d.cache,
     log: d.log,
     renew: () => retries.renewLeases(),
-    recover: () => retries.requeueExpired(),
+    recover: async () => d.metrics?.leasesRecovered('retries', await retries.requeueExpired()),
   });
   let stopSweep: (() => Promise<void>) | null = null;
   const feature: Feature = {

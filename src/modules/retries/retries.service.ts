@@ -106,6 +106,11 @@ export class RetriesService {
     return (await this.d.repo.list(limit)).map(toRetryView);
   }
 
+  /** How many jobs are in each status (for /metrics). */
+  countByStatus(): Promise<Array<{ status: string; n: number }>> {
+    return this.d.repo.countByStatus();
+  }
+
   async overview(recent = 5): Promise<RetryOverview> {
     const out: RetryOverview = { pending: 0, running: 0, succeeded: 0, failed: 0, recent_failed: [] };
     for (const { status, n } of await this.d.repo.countByStatus()) {

@@ -11,6 +11,7 @@ import type { Logger } from '../../core/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { SecretSettings } from '../settings/secret-settings.js';
 import { botCredentials, type BotKind } from './bot-credentials.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export const NOTIFICATION_KINDS = [
   'alert_cpu',
@@ -41,6 +42,8 @@ export interface NotificationServiceDeps {
   log: Logger;
   /** Builds the channel for one bot and chat (tests and future channels may swap it). */
   createNotifier?: (target: NotifierTarget) => Notifier;
+  /** Counts each notification's outcome. */
+  metrics?: Pick<Metrics, 'notification'>;
 }
 
 export class NotificationService {
@@ -73,17 +76,23 @@ export class NotificationService {
    */
   async notify(kind: NotificationKind, html: string, routeAs: NotificationKind = kind): Promise<boolean> {
     try {
-      if (!this.enabled(kind)) return false;
+      if (!this.enabled(kind)) {
+        this.d.metrics?.notification(kind, 'skipped');
+        return false;
+      }
       const notifier = this.notifierFor(routeAs);
       if (!notifier) {
         this.d.log.info({ kind }, 'notification skipped: messenger bot token or chat id not configured');
+        this.d.metrics?.notification(kind, 'skipped');
         return false;
       }
       await notifier.send(html);
+      this.d.metrics?.notification(kind, 'sent');
       return true;
     } catch (err) {
       const description = errorMessage(err);
       this.d.log.warn({ kind, err: description }, 'notification could not be sent');
+      this.d.metrics?.notification(kind, 'failed');
       return false;
     }
   }
