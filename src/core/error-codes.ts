@@ -163,6 +163,7 @@ export const ERROR_CODES = {
   // Console II — settings, notifications and allowlist.
 
   // Console II — credentials, administrators and audit.
+  audit_entry_not_found: 'No audit log entry with that id',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
