@@ -57,7 +57,10 @@ describe.each(WIDTHS)('credentials at %s', (viewport) => {
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await page.reload();
-    const servers = page.getByRole('button', { name: new RegExp(`^${t(en, 'credentials.servers', { count: 1 })} — `) });
+    const servers = page.getByRole('button', {
+      name: `${t(en, 'credentials.servers', { count: 1 })} — ${t(en, 'credentials.serversUsingNamed', { name })}`,
+      exact: true,
+    });
     await servers.click();
     const drawer = page.getByRole('dialog', { name: t(en, 'credentials.serversOf', { name }) });
     await drawer.getByRole('link', { name: t(en, 'credentials.openServer', { name: serverName }) }).waitFor();

@@ -42,7 +42,9 @@ function EnableForm({ setup, onDone, onCancel }: { setup: Setup; onDone: () => v
           <Text size="sm" fw={500}>
             {t('account.account.totp.secret')}
           </Text>
-          <CopyText value={setup.secret} label={t('account.account.totp.secret')} breakAll />
+          <div data-testid="totp-secret">
+            <CopyText value={setup.secret} label={t('account.account.totp.secret')} breakAll />
+          </div>
         </Stack>
         <ErrorDisplay error={enable.error} />
         <TextInput
