@@ -45,7 +45,7 @@ describe.each(WIDTHS)('audit log at %s', (viewport) => {
     await toggleScheme(page, 'light');
 
     // The action, chosen by its translated name.
-    const action = page.getByRole('textbox', { name: t(en, 'audit.action'), exact: true });
+    const action = page.getByLabel(t(en, 'audit.action'), { exact: true }).and(page.locator('input'));
     await action.click();
     await action.fill(t(en, 'audit.actions.create_preset'));
     await page.getByRole('option', { name: t(en, 'audit.actions.create_preset'), exact: true }).click();
@@ -64,7 +64,8 @@ describe.each(WIDTHS)('audit log at %s', (viewport) => {
 
     // One entry's detail, at its own URL, over the list.
     const link = rows.nth(1).getByRole('link');
-    const id = ((await link.getAttribute('aria-label')) ?? '').replace(/\D+/g, '');
+    const id = /^\/audit\/(\d+)/.exec((await link.getAttribute('href')) ?? '')?.[1] ?? '';
+    expect(id).toMatch(/^\d+$/);
     await link.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/audit/${id}`);
     const drawer = page.getByRole('dialog', { name: t(en, 'audit.entryTitle', { id }) });

@@ -1,5 +1,5 @@
 /** A page of audit entries: each row's time opens its detail (a link, so it is reachable by keyboard). */
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { AuditEntry } from '../../api/resources/audit';
@@ -34,11 +34,11 @@ export function AuditTable({ items, search }: { items: AuditEntry[]; search: str
                 <Anchor
                   component={Link}
                   to={{ pathname: `/audit/${e.id}`, search }}
-                  aria-label={t('audit.open', { id: e.id })}
                   title={t('common.shanghaiTime', { time: formatShanghai(e.created_at, i18n.language) })}
                   size="sm"
                 >
                   {formatDateTime(e.created_at, i18n.language)}
+                  <VisuallyHidden> — {t('audit.open', { id: e.id })}</VisuallyHidden>
                 </Anchor>
               </Table.Td>
               <Table.Td>
