@@ -1,4 +1,7 @@
-/** A page of audit entries: each row's time opens its detail (a link, so it is reachable by keyboard). */
+/**
+ * A page of audit entries: each row's time opens its detail (a link, so it is reachable by keyboard).
+ * Times are Asia/Shanghai, like the date filters above them (the browser's own time on hover).
+ */
 import { Anchor, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -34,10 +37,10 @@ export function AuditTable({ items, search }: { items: AuditEntry[]; search: str
                 <Anchor
                   component={Link}
                   to={{ pathname: `/audit/${e.id}`, search }}
-                  title={t('common.shanghaiTime', { time: formatShanghai(e.created_at, i18n.language) })}
+                  title={formatDateTime(e.created_at, i18n.language)}
                   size="sm"
                 >
-                  {formatDateTime(e.created_at, i18n.language)}
+                  {formatShanghai(e.created_at, i18n.language)}
                   <VisuallyHidden> — {t('audit.open', { id: e.id })}</VisuallyHidden>
                 </Anchor>
               </Table.Td>
