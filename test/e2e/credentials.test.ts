@@ -112,6 +112,39 @@ describe.each(WIDTHS)('credentials at %s', (viewport) => {
     await toggleScheme(page, 'light');
   });
 
+  it('with credential_reauth on, giving a server a password preset asks for the password', async () => {
+    const token = await e2e.svc.login();
+    const name = `reauth-pw-${viewport}`;
+    expect((await e2e.svc.api('POST', '/api/presets', { name, encrypted_pw: 'reauth-secret' }, { token })).status).toBe(201);
+    expect((await e2e.svc.api('PUT', '/api/settings/credential_reauth', { value: 'true' }, { token })).status).toBe(200);
+    const cp = await e2e.signedIn(viewport);
+    const { page } = cp;
+    cp.allow(/status of 400/); // the first save is refused until the password is given
+    try {
+      await page.goto('/servers');
+      await page.getByRole('button', { name: t(en, 'servers.add') }).first().click();
+      const dialog = page.getByRole('dialog');
+      const server = `reauth-srv-${viewport}`;
+      await dialog.getByRole('textbox', { name: t(en, 'servers.name'), exact: true }).fill(server);
+      await dialog.getByRole('textbox', { name: t(en, 'servers.host'), exact: true }).fill(e2e.sshd.host);
+      await dialog.getByRole('radio', { name: t(en, 'servers.authPassword') }).check();
+      await dialog.getByRole('radio', { name: t(en, 'servers.preset') }).check();
+      await dialog.getByLabel(t(en, 'servers.passwordPreset')).and(page.locator('input')).click();
+      await page.getByRole('option', { name: `${name} (root)`, exact: true }).click();
+      await dialog.getByRole('button', { name: t(en, 'common.save') }).click();
+      const prompt = dialog.getByRole('alert').filter({ hasText: t(en, 'servers.reauthTitle') });
+      await prompt.waitFor();
+      await expectAccessible(page);
+      await prompt.getByRole('textbox', { name: t(en, 'password.current') }).fill(e2e.svc.admin.password);
+      await dialog.getByRole('button', { name: t(en, 'common.save') }).click();
+      await expect
+        .poll(async () => (await e2e.svc.api<Array<{ name: string }>>('GET', `/api/servers`, undefined, { token })).body.some((s) => s.name === server))
+        .toBe(true);
+    } finally {
+      expect((await e2e.svc.api('PUT', '/api/settings/credential_reauth', { value: 'false' }, { token })).status).toBe(200);
+    }
+  });
+
   it('reads in Chinese', async () => {
     const { page } = await e2e.signedIn(viewport);
     await page.evaluate(() => localStorage.setItem('fleet.language', 'zh-CN'));
