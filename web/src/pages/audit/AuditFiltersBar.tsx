@@ -55,14 +55,14 @@ export function AuditFiltersBar({ filters, onChange, onClear }: { filters: Audit
         label={t('audit.dateFrom')}
         value={filters.date_from ?? ''}
         onChange={(e) => onChange({ date_from: e.currentTarget.value || undefined })}
-        w={{ base: 'calc(50% - var(--mantine-spacing-sm) / 2)', xs: 180 }}
+        w={{ base: '100%', xs: 180 }}
       />
       <TextInput
         type="date"
         label={t('audit.dateTo')}
         value={filters.date_to ?? ''}
         onChange={(e) => onChange({ date_to: e.currentTarget.value || undefined })}
-        w={{ base: 'calc(50% - var(--mantine-spacing-sm) / 2)', xs: 180 }}
+        w={{ base: '100%', xs: 180 }}
       />
       {any && (
         <Button variant="subtle" leftSection={<IconFilterOff size={16} aria-hidden />} onClick={onClear}>
