@@ -170,6 +170,7 @@ export const ERROR_CODES = {
   allowlist_no_subscription: 'Refresh now needs a stored subscription URL',
 
   // Console II — credentials, administrators and audit.
+  audit_entry_not_found: 'No audit log entry with that id',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

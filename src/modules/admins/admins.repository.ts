@@ -72,6 +72,18 @@ export class AdminsRepository {
     await this.changed(id);
   }
 
+  /** Revokes every token issued so far (access and refresh) without touching the password: the row after it. */
+  async bumpTokenVersion(id: number): Promise<AdminRow | undefined> {
+    const row = await this.db
+      .updateTable('admins')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    await this.changed(id);
+    return row;
+  }
+
   /** A secret stored while TOTP is off (setup, disable) starts with no used step. */
   async setTotp(id: number, secretEnc: string | null, enabled: boolean): Promise<void> {
     await this.db

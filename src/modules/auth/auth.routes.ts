@@ -82,6 +82,20 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; sessions
   );
 
   app.post(
+    '/sign-out-others',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['auth'],
+        description:
+          "Ends every other session of the calling administrator at once (their access and refresh tokens are refused, live sockets close). The caller's own tokens are replaced too: it continues with the pair answered here.",
+        response: { 200: TokenPairSchema, ...errors },
+      },
+    },
+    async (req) => auth.signOutOthers(requireAdmin(req), req.actor),
+  );
+
+  app.post(
     '/totp/setup',
     {
       config: adminOnly,

@@ -145,6 +145,21 @@ export class AuthService {
   }
 
   /**
+   * Signs out every other session of this admin at once: the token version moves on (every
+   * access and refresh token issued so far is refused, the live sockets close) and every login
+   * is revoked; the caller carries on with a new login of its own, answered here. Access tokens
+   * are stateless, so revoking only the other logins' refresh tokens would leave them working
+   * for up to 30 minutes.
+   */
+  async signOutOthers(admin: AdminRow, actor: Actor): Promise<TokenPair> {
+    const bumped = await this.d.admins.bumpTokenVersion(admin.id);
+    if (!bumped) throw new UnauthorizedError('Administrator no longer exists', 'token_invalid');
+    await this.d.sessions.revokeAllOf(admin.id);
+    await this.d.audit.record(actor, 'sign_out_other_sessions', { type: 'admin', id: admin.id });
+    return this.d.sessions.start(bumped);
+  }
+
+  /**
    * The one check of an admin's own password on the endpoints that ask for it again (reveals,
    * change-password, TOTP enable and disable, API key rotation). A wrong one is a failure of the login
    * lockout, counted before the check like a login attempt, and audited as `reauth_failed`

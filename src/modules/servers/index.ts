@@ -15,6 +15,9 @@ import { FleetQueryService } from './fleet-query.service.js';
 import { ServersRepository } from './servers.repository.js';
 import { SshProbe, type SshProbeDeps } from './ssh-probe.js';
 import { SshReachability } from './ssh-reachability.js';
+import { presetServersRoutes, presetUsageRoutes } from './preset-usage.routes.js';
+import { PresetUsageRepository } from './preset-usage.repository.js';
+import { PresetUsageService } from './preset-usage.service.js';
 import { serversRoutes } from './servers.routes.js';
 import { ServerTagsRepository } from './server-tags.repository.js';
 import { serverTagsRoutes } from './server-tags.routes.js';
@@ -50,13 +53,18 @@ export function createServersModule(d: ServersModuleDeps) {
     requireCurrentPassword: d.requireCurrentPassword,
   });
   const fleet = new FleetQueryService(new FleetQueryRepository(d.db));
+  const usage = new PresetUsageService(new PresetUsageRepository(d.db), { passwordPresets: d.passwordPresets, sshKeyPresets: d.sshKeyPresets });
   const probe = new SshProbe({ repo, targetFromRow: (row) => servers.targetFromRow(row), ssh: d.ssh, settings: d.settings, log: d.log });
   const feature: Feature = {
     name: 'servers',
     routes: [
       mount('/api/servers', fleetQueryRoutes, { fleet }),
       mount('/api/servers', serverTagsRoutes, { tagsService: new ServerTagsService(new ServerTagsRepository(d.db), d.audit) }),
+      mount('/api/servers', presetUsageRoutes, { usage }),
       mount('/api/servers', serversRoutes, { servers }),
+      // Which servers use a preset: served under the presets' paths, read from the servers table.
+      mount('/api/presets', presetServersRoutes, { usage, kind: 'password' as const }),
+      mount('/api/ssh-key-presets', presetServersRoutes, { usage, kind: 'ssh_key' as const }),
     ],
     perProcess: { start() {}, stop: () => reachability.flush() },
     background: { start: () => probe.start(), stop: () => probe.stop() },

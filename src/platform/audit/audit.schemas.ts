@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Id, Nullable } from '../../http/schemas.js';
 
 export const AuditItem = Type.Object({
   id: Type.Integer(),
@@ -26,6 +26,13 @@ export const AuditQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
 });
 
+/** The filters of the list without paging: the CSV export takes every matching entry. */
+export const AuditExportQuery = Type.Omit(AuditQuery, ['limit', 'offset']);
+
+export const AuditIdParams = Type.Object({ id: Id });
+
+export const AuditActions = Type.Array(Type.String());
+
 export const AuditPage = Type.Object({
   total: Type.Integer(),
   limit: Type.Integer(),
@@ -36,3 +43,4 @@ export const AuditPage = Type.Object({
 export type AuditItem = Static<typeof AuditItem>;
 export type AuditQuery = Static<typeof AuditQuery>;
 export type AuditPage = Static<typeof AuditPage>;
+export type AuditExportQuery = Static<typeof AuditExportQuery>;

@@ -214,6 +214,43 @@ export interface ApiRoutes {
       }[];
     };
   };
+  'GET /api/audit/{id}': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: never;
+    reply: {
+      id: number;
+      admin_username: string | null;
+      action: string;
+      target_type: string | null;
+      target_id: string | null;
+      resource_type: string | null;
+      resource_id: string | null;
+      target_name?: string | null;
+      detail: string | null;
+      ip_address: string | null;
+      created_at: string;
+    };
+  };
+  'GET /api/audit/actions': {
+    params: never;
+    query: never;
+    body: never;
+    reply: string[];
+  };
+  'GET /api/audit/export.csv': {
+    params: never;
+    query: {
+      action?: string;
+      admin_username?: string;
+      date_from?: string;
+      date_to?: string;
+    };
+    body: never;
+    reply: unknown;
+  };
   'POST /api/auth/change-password': {
     params: never;
     query: never;
@@ -273,6 +310,17 @@ export interface ApiRoutes {
     body: {
       refresh_token: string;
     };
+    reply: {
+      access_token: string;
+      refresh_token: string;
+      token_type: 'bearer';
+      expires_in: number;
+    };
+  };
+  'POST /api/auth/sign-out-others': {
+    params: never;
+    query: never;
+    body: never;
     reply: {
       access_token: string;
       refresh_token: string;
@@ -433,6 +481,22 @@ export interface ApiRoutes {
       name: string;
       password: string;
     };
+  };
+  'GET /api/presets/{id}/servers': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: never;
+    reply: {
+      id: number;
+      name: string;
+      host: string;
+      port: number;
+      username: string;
+      auth_type: string;
+      status: string;
+    }[];
   };
   'GET /api/retries': {
     params: never;
@@ -1146,6 +1210,21 @@ export interface ApiRoutes {
       total: number;
     };
   };
+  'GET /api/servers/preset-usage': {
+    params: never;
+    query: never;
+    body: never;
+    reply: {
+      password_presets: {
+        preset_id: number;
+        servers: number;
+      }[];
+      ssh_key_presets: {
+        preset_id: number;
+        servers: number;
+      }[];
+    };
+  };
   'GET /api/servers/search': {
     params: never;
     query: {
@@ -1653,6 +1732,22 @@ export interface ApiRoutes {
       private_key: string;
       public_key: string;
     };
+  };
+  'GET /api/ssh-key-presets/{id}/servers': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: never;
+    reply: {
+      id: number;
+      name: string;
+      host: string;
+      port: number;
+      username: string;
+      auth_type: string;
+      status: string;
+    }[];
   };
   'GET /api/sync/batch-summaries': {
     params: never;

@@ -41,7 +41,7 @@ function journal(pages: Array<{ events: Ev[]; status?: string; more?: boolean }>
       const p = pages.shift() ?? { events: [] };
       return { events: p.events, last_seq: p.events.at(-1)?.seq ?? after, more: p.more ?? false, status: p.status ?? 'running' };
     },
-    pick: (m) => ((m as Ev).job === 'j1' ? (m as Ev) : null),
+    pick: (m) => ((m as unknown as Ev).job === 'j1' ? (m as unknown as Ev) : null),
     apply: (events, fromJournal) => applied.push([events.map((e) => e.seq), fromJournal]),
     isFinal: (e) => e.type === 'complete',
     ended,
