@@ -300,9 +300,6 @@ export const en = {
   credentials: credentialsArea.en,
   account: accountArea.en,
   audit: auditArea.en,
-  placeholder: {
-    title: '{{page}}', body: 'This page arrives in a later release of the console. Everything it will offer is already available through the API.',
-  },
 };
 
 export type Resources = Translated<typeof en>;

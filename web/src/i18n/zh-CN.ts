@@ -300,7 +300,4 @@ export const zhCN: Resources = {
   credentials: credentialsArea.zhCN,
   account: accountArea.zhCN,
   audit: auditArea.zhCN,
-  placeholder: {
-    title: '{{page}}', body: '此页面将在控制台的后续版本中提供。它的全部功能现在已经可以通过 API 使用。',
-  },
 };
