@@ -104,13 +104,17 @@ describe.each(WIDTHS)('administrators and account at %s', (viewport) => {
     await page.getByRole('button', { name: a('account.totp.start') }).waitFor();
 
     // The API key: revealed, then rotated with the password; the old key stops working.
-    await page.getByRole('button', { name: a('account.apiKey.reveal') }).click();
+    const keyName = a('account.apiKey.label');
+    await page.getByRole('button', { name: t(en, 'settings.reveal.button', { name: keyName }) }).click();
+    const revealDialog = page.getByRole('dialog', { name: t(en, 'settings.reveal.title', { name: keyName }) });
+    await revealDialog.getByLabel(t(en, 'settings.reveal.password')).fill(password);
+    await revealDialog.getByRole('button', { name: t(en, 'settings.reveal.submit') }).click();
     const shown = page.getByTestId('revealed-secret');
     await shown.waitFor();
     const oldKey = (await shown.textContent()) ?? '';
     expect(oldKey.length).toBeGreaterThan(16);
     await expectAccessible(page);
-    await page.getByRole('button', { name: t(en, 'credentials.hideNow') }).click();
+    await page.getByRole('button', { name: t(en, 'common.hideNow') }).click();
     await shown.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: a('account.apiKey.rotate') }).click();
     const rotate = page.getByRole('dialog', { name: a('account.apiKey.rotateTitle') });

@@ -79,7 +79,7 @@ describe.each(WIDTHS)('credentials at %s', (viewport) => {
     await dialog.getByRole('button', { name: t(en, 'credentials.reveal') }).click();
     const shown = dialog.getByTestId('revealed-secret');
     await expect.poll(() => shown.textContent()).toBe(secret);
-    await dialog.getByText(t(en, 'credentials.hiddenIn', { count: 30 })).waitFor();
+    await dialog.getByText(t(en, 'common.hiddenIn', { count: 30 })).waitFor();
     await expectAccessible(page);
     // 30 seconds later it is gone from the page.
     await page.clock.fastForward(31_000);

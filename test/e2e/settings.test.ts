@@ -96,9 +96,9 @@ describe.each(WIDTHS)('settings at %s', (viewport) => {
     const key = (await e2e.svc.api<{ value: string }>('POST', '/api/settings/api-key/reveal', undefined, { token })).body.value;
     await eventually(() => page.getByText(key, { exact: true }).count()).toBe(1);
     // The countdown to hiding it again, from 30 seconds.
-    const countdown = new RegExp(t(en, 'settings.reveal.hidesIn', { count: 29 }).replace('29', '(29|30)'));
+    const countdown = new RegExp(t(en, 'common.hiddenIn', { count: 29 }).replace('29', '(29|30)'));
     await eventually(() => page.getByText(countdown).count()).toBe(1);
-    await page.getByRole('button', { name: t(en, 'settings.reveal.hide') }).click();
+    await page.getByRole('button', { name: t(en, 'common.hideNow') }).click();
     await eventually(() => page.getByText(key, { exact: true }).count()).toBe(0);
     await expectAccessible(page);
   });

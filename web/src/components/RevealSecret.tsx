@@ -1,43 +1,31 @@
 /**
- * A stored secret shown only after the administrator re-enters their password, and hidden again
- * after 30 seconds (or at once with Hide). The service checks the password (400 wrong_password,
- * counted toward the login lockout); its refusal is shown under the password field.
+ * A stored secret shown only after the administrator re-enters their password, then hidden again
+ * after 30 seconds or at once (RevealedSecret shows it). The service checks the password (400
+ * wrong_password, counted toward the login lockout); its refusal is shown under the field.
  */
 import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { IconEye, IconEyeOff } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { IconEye } from '@tabler/icons-react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../i18n/error-text';
-import { CopyText } from './CopyText';
-
-export const REVEAL_SECONDS = 30;
+import { RevealedSecret } from './RevealedSecret';
 
 export function RevealSecret({ name, reveal }: { name: string; reveal: (password: string) => Promise<{ value: string }> }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const [password, setPassword] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const [left, setLeft] = useState(0);
   const ask = useMutation({
     mutationFn: (pw: string) => reveal(pw),
     onSuccess: (res) => {
       setShown(res.value);
-      setLeft(REVEAL_SECONDS);
       setOpened(false);
       setPassword('');
     },
   });
 
-  useEffect(() => {
-    if (shown === null) return;
-    if (left <= 0) {
-      setShown(null);
-      return;
-    }
-    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [shown, left]);
+  const hideShown = useCallback(() => setShown(null), []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -64,17 +52,7 @@ export function RevealSecret({ name, reveal }: { name: string; reveal: (password
           {t('settings.reveal.button', { name })}
         </Button>
       ) : (
-        <Stack gap={4} aria-live="polite">
-          <CopyText value={shown} label={t('settings.reveal.value', { name })} breakAll />
-          <Group gap="xs">
-            <Text size="xs" c="dimmed">
-              {t('settings.reveal.hidesIn', { count: left })}
-            </Text>
-            <Button variant="subtle" size="compact-sm" leftSection={<IconEyeOff size={14} aria-hidden />} onClick={() => setShown(null)}>
-              {t('settings.reveal.hide')}
-            </Button>
-          </Group>
-        </Stack>
+        <RevealedSecret label={t('settings.reveal.value', { name })} value={shown} onHide={hideShown} />
       )}
       <Modal opened={opened} onClose={close} title={t('settings.reveal.title', { name })} centered>
         <form onSubmit={submit}>

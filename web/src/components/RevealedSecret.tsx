@@ -32,7 +32,7 @@ export function RevealedSecret({ label, value, onHide, multiline = false }: { la
       </Code>
       <Group justify="space-between" gap="xs">
         <Text size="xs" c="dimmed" aria-live="polite">
-          {t('credentials.hiddenIn', { count: left })}
+          {t('common.hiddenIn', { count: left })}
         </Text>
         <Group gap="xs">
           <CopyButton value={value} timeout={1500}>
@@ -43,7 +43,7 @@ export function RevealedSecret({ label, value, onHide, multiline = false }: { la
             )}
           </CopyButton>
           <Button size="xs" variant="default" leftSection={<IconEyeOff size={14} />} onClick={onHide}>
-            {t('credentials.hideNow')}
+            {t('common.hideNow')}
           </Button>
         </Group>
       </Group>

@@ -22,6 +22,7 @@ export const en = {
     next: 'Next', confirm: 'Confirm', all: 'All', optional: 'optional', never: 'never', unknown: 'unknown', details: 'Details',
     page: 'Page {{page}} of {{pages}}', rows_one: '{{count}} row', rows_other: '{{count}} rows', total_one: '{{count}} in total', total_other: '{{count}} in total', shanghaiTime: 'Asia/Shanghai: {{time}}',
     openDocs: 'API documentation', notAvailable: '—',
+    hiddenIn_one: 'Hidden again in {{count}} second', hiddenIn_other: 'Hidden again in {{count}} seconds', hideNow: 'Hide now',
   },
   nav: {
     overview: 'Overview', fleet: 'Fleet', deploy: 'Deploy', automate: 'Automate', observe: 'Observe', admin: 'Admin',

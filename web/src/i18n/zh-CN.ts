@@ -23,6 +23,7 @@ export const zhCN: Resources = {
     next: '下一步', confirm: '确认', all: '全部', optional: '可选', never: '从未', unknown: '未知', details: '详情',
     page: '第 {{page}} 页，共 {{pages}} 页', rows_other: '{{count}} 行', total_other: '共 {{count}} 个', shanghaiTime: '北京时间：{{time}}',
     openDocs: 'API 文档', notAvailable: '—',
+    hiddenIn_other: '{{count}} 秒后隐藏', hideNow: '立即隐藏',
   },
   nav: {
     overview: '总览', fleet: '机群', deploy: '部署', automate: '自动化', observe: '观测', admin: '管理',

@@ -3,7 +3,10 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/api/errors';
-import { REVEAL_SECONDS, RevealSecret } from '../../src/components/RevealSecret';
+import { RevealSecret } from '../../src/components/RevealSecret';
+import { REVEAL_MS } from '../../src/components/RevealedSecret';
+
+const REVEAL_SECONDS = REVEAL_MS / 1000;
 import { renderWithProviders } from '../render';
 
 afterEach(() => vi.useRealTimers());

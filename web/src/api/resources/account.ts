@@ -19,7 +19,7 @@ export const accountApi = {
   totpSetup: () => call('POST /api/auth/totp/setup'),
   totpEnable: (body: Body<'POST /api/auth/totp/enable'>) => call('POST /api/auth/totp/enable', { body }),
   totpDisable: (current_password: string) => call('POST /api/auth/totp/disable', { body: { current_password } }),
-  revealApiKey: () => call('POST /api/settings/api-key/reveal'),
+  revealApiKey: (currentPassword: string) => call('POST /api/settings/api-key/reveal', { body: { current_password: currentPassword } }),
   rotateApiKey: (current_password: string) => call('POST /api/settings/api-key/rotate', { body: { current_password } }),
   /** Every other session ends; this tab carries on with the new pair the service answers. */
   signOutOthers: async () => {

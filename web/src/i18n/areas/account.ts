@@ -64,7 +64,6 @@ export const en = {
     apiKey: {
       title: 'API key',
       help: 'Machine clients send it as the X-API-Key header. It cannot manage administrators, passwords or two-factor, nor reveal secrets.',
-      reveal: 'Reveal API key',
       label: 'API key',
       rotate: 'Rotate API key',
       rotateTitle: 'Rotate the API key',
@@ -141,7 +140,6 @@ export const zhCN: Translated<typeof en> = {
     apiKey: {
       title: 'API 密钥',
       help: '机器客户端通过 X-API-Key 请求头发送它。它不能管理管理员、密码或双因素认证，也不能显示密钥。',
-      reveal: '显示 API 密钥',
       label: 'API 密钥',
       rotate: '轮换 API 密钥',
       rotateTitle: '轮换 API 密钥',

@@ -100,9 +100,6 @@ export const en = {
     password: 'Your password',
     passwordHint: 'Secrets are shown only after you confirm your password.',
     submit: 'Reveal',
-    hide: 'Hide',
-    hidesIn_one: 'Hidden again in {{count}} second',
-    hidesIn_other: 'Hidden again in {{count}} seconds',
     value: 'Value of {{name}}',
   },
 };
@@ -203,8 +200,6 @@ export const zhCN: Translated<typeof en> = {
     password: '你的密码',
     passwordHint: '确认密码后才会显示密钥。',
     submit: '显示',
-    hide: '隐藏',
-    hidesIn_other: '{{count}} 秒后再次隐藏',
     value: '{{name}}的值',
   },
 };

@@ -1,15 +1,16 @@
 /**
- * The API key: revealed for 30 seconds (the service asks no password for it, as the spec says),
- * rotated with the password (the old key stops working at once, the new one is shown).
+ * The API key: revealed after the password for 30 seconds, rotated with the password (the old
+ * key stops working at once, the new one is shown).
  */
 import { Button, Group, Modal, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { IconEye, IconRefresh } from '@tabler/icons-react';
+import { IconRefresh } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountApi } from '../../api/resources/account';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { RevealedSecret } from '../../components/RevealedSecret';
+import { RevealSecret } from '../../components/RevealSecret';
 
 export function ApiKeySection() {
   const { t } = useTranslation();
@@ -17,7 +18,6 @@ export function ApiKeySection() {
   const [rotating, setRotating] = useState(false);
   const [password, setPassword] = useState('');
   const hide = useCallback(() => setKey(null), []);
-  const reveal = useMutation({ mutationFn: accountApi.revealApiKey, onSuccess: (r) => setKey(r.value) });
   const rotate = useMutation({
     mutationFn: () => accountApi.rotateApiKey(password),
     onSuccess: (r) => {
@@ -35,14 +35,11 @@ export function ApiKeySection() {
         <Text size="sm" c="dimmed">
           {t('account.account.apiKey.help')}
         </Text>
-        <ErrorDisplay error={reveal.error} />
         {key !== null ? (
           <RevealedSecret label={t('account.account.apiKey.label')} value={key} onHide={hide} />
         ) : (
           <Group gap="xs">
-            <Button variant="light" leftSection={<IconEye size={16} aria-hidden />} loading={reveal.isPending} onClick={() => reveal.mutate()}>
-              {t('account.account.apiKey.reveal')}
-            </Button>
+            <RevealSecret name={t('account.account.apiKey.label')} reveal={accountApi.revealApiKey} />
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}
