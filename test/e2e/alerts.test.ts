@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAccessible, mainHeading, pathOf } from './support/browser.js';
 import { en, t, zhCN } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const e2e = setupE2E();
 
@@ -32,35 +33,6 @@ async function heartbeat(agent: string, r: { cpu?: number; mem?: number; disk?: 
 }
 
 const shanghaiToday = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-
-/** A minimal CSV reader (quoted cells, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
 
 async function pick(page: Page, label: string, option: string): Promise<void> {
   await page.getByRole('combobox', { name: label, exact: true }).click();

@@ -1,24 +1,15 @@
 /**
  * The alert history as CSV, with exactly the list's filters, streamed in keyset pages so an
- * export of a million rows never holds more than one page in memory. Free-text cells (server
- * names, alert types) that start with = + - @ (or a tab / carriage return) get a leading `'`, so
- * a spreadsheet never runs them as a formula; numbers and times are written by the service itself.
+ * export of a million rows never holds more than one page in memory; cells are formula-safe
+ * (see core/csv).
  */
+import { csvLine } from '../../core/csv.js';
 import { SHANGHAI_OFFSET_MS } from '../../core/time.js';
 import type { AlertRow } from '../../db/types.js';
 import type { AlertFilter, AlertLogRepository } from './alert-log.repository.js';
 
 const PAGE = 1000;
 export const CSV_HEADER = ['id', 'server_id', 'server_name', 'alert_type', 'value', 'is_recovery', 'created_at', 'created_at_shanghai'];
-
-/** A spreadsheet-safe text cell. */
-export function safeText(v: string): string {
-  return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-}
-
-export function csvCell(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 function shanghaiTime(iso: string): string {
   const ms = Date.parse(iso);
@@ -41,17 +32,16 @@ export async function* alertCsv(
     let out = '';
     for (const r of rows) {
       const name = r.server_name || names.get(r.server_id) || `#${r.server_id}`;
-      out += [
-        String(r.id),
-        String(r.server_id),
-        csvCell(safeText(name)),
-        csvCell(safeText(r.alert_type)),
-        r.value === null ? '' : String(Number(r.value)),
+      out += csvLine([
+        Number(r.id),
+        Number(r.server_id),
+        name,
+        r.alert_type,
+        r.value === null ? null : Number(r.value),
         Number(r.is_recovery) === 1 ? 'true' : 'false',
         r.created_at,
         shanghaiTime(r.created_at),
-      ].join(',');
-      out += '\r\n';
+      ]);
     }
     yield out;
     if (rows.length < PAGE) return;

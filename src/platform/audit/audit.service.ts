@@ -9,7 +9,8 @@ import type { Logger } from '../../core/logger.js';
 import { nowIso, parseDateBound } from '../../core/time.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { AuditRow } from '../../db/types.js';
-import { AUDIT_CSV_COLUMNS, auditCsvRow, csvLine } from './audit-csv.js';
+import { csvLine } from '../../core/csv.js';
+import { AUDIT_CSV_COLUMNS, auditCsvRow } from './audit-csv.js';
 import type { AuditFilter, AuditRepository } from './audit.repository.js';
 import type { AuditExportQuery, AuditItem, AuditPage, AuditQuery } from './audit.schemas.js';
 

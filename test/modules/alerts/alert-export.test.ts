@@ -9,38 +9,10 @@ import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { offlineEnv } from '../../platform/settings/fake-http.js';
 import { createServer, history } from '../agent/agent-helpers.js';
+import { parseCsv } from '../../helpers/csv.js';
 
 const NOW = Date.parse('2026-03-10T04:00:00.000Z');
 const TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'];
-
-/** A minimal RFC 4180 reader (quoted cells with doubled quotes, CRLF rows). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
 
 describe.each(dbKinds())('alert history export on %s', (db) => {
   let t: TestApp;
