@@ -85,7 +85,8 @@ function manifestWeight(route: Route): Weight {
 /** Every page module the router imports lazily (read from web/src/app/router.tsx). */
 function routerPages(): string[] {
   const router = fs.readFileSync(path.join(ROOT, 'web/src/app/router.tsx'), 'utf8');
-  return [...router.matchAll(/import\('\.\.\/pages\/([^']+)'\)/g)].map((m) => `src/pages/${m[1]}.tsx`);
+  // Page modules only (a route's data loader, like servers-query, is not a page).
+  return [...router.matchAll(/import\('\.\.\/pages\/([^']+Page)'\)/g)].map((m) => `src/pages/${m[1]}.tsx`);
 }
 
 /**

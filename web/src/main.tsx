@@ -17,7 +17,7 @@ import { loginPathFor } from './app/auth';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import { cssVariablesResolver, themeFor } from './app/theme';
-import './i18n';
+import { i18nReady } from './i18n';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'fleet.color-scheme' });
 
@@ -41,8 +41,13 @@ function Root() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
-);
+// The chosen language's strings first (one small chunk); if it cannot load, render anyway.
+void i18nReady
+  .catch(() => {})
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <Root />
+      </StrictMode>,
+    ),
+  );

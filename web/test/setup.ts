@@ -1,7 +1,9 @@
 /** jsdom lacks a few browser APIs Mantine reads; these stand-ins only answer "no". */
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import '../src/i18n';
+import { i18nReady } from '../src/i18n';
+
+await i18nReady;
 
 afterEach(() => cleanup());
 

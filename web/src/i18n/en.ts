@@ -1,16 +1,16 @@
-import * as remoteFilesArea from './areas/remote-files';
-import * as stagingArea from './areas/staging';
-import * as tagsArea from './areas/tags';
-import * as schedulesArea from './areas/schedules';
-import * as scriptsArea from './areas/scripts';
-import * as alertsArea from './areas/alerts';
-import * as monitoringArea from './areas/monitoring';
-import * as settingsArea from './areas/settings';
-import * as notificationsArea from './areas/notifications';
-import * as allowlistArea from './areas/allowlist';
-import * as credentialsArea from './areas/credentials';
-import * as accountArea from './areas/account';
-import * as auditArea from './areas/audit';
+import * as remoteFilesArea from './areas/remote-files.en';
+import * as stagingArea from './areas/staging.en';
+import * as tagsArea from './areas/tags.en';
+import * as schedulesArea from './areas/schedules.en';
+import * as scriptsArea from './areas/scripts.en';
+import * as alertsArea from './areas/alerts.en';
+import * as monitoringArea from './areas/monitoring.en';
+import * as settingsArea from './areas/settings.en';
+import * as notificationsArea from './areas/notifications.en';
+import * as allowlistArea from './areas/allowlist.en';
+import * as credentialsArea from './areas/credentials.en';
+import * as accountArea from './areas/account.en';
+import * as auditArea from './areas/audit.en';
 import type { Translated } from './translated';
 
 /** English: the reference resource. zh-CN must have exactly these keys (a test checks it). */

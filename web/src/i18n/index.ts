@@ -1,11 +1,13 @@
 /**
- * i18next with English and Simplified Chinese bundled (both are small; no loading flash). The
- * choice is remembered per browser; the first visit follows the browser's language.
+ * i18next with English and Simplified Chinese, each its own chunk loaded when first used (with
+ * every area's strings they no longer fit the first visit's budget together): the entry waits
+ * for the chosen language (`i18nReady`) before it renders, so there is no flash of keys, and a
+ * switch loads the other before it changes. The choice is remembered per browser; the first
+ * visit follows the browser's language.
  */
 import i18n from 'i18next';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
-import { en } from './en';
-import { zhCN } from './zh-CN';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
@@ -24,17 +26,31 @@ export function initialLanguage(): Language {
 
 export function setLanguage(lang: Language): void {
   localStorage.setItem(KEY, lang);
-  void i18n.changeLanguage(lang);
-  document.documentElement.lang = lang;
+  // The page switches (and says its language) once the strings are there.
+  void i18n.changeLanguage(lang).then(() => {
+    document.documentElement.lang = lang;
+  });
 }
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
-  lng: initialLanguage(),
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+const bundles: Record<Language, () => Promise<object>> = {
+  en: async () => (await import('./en')).en,
+  'zh-CN': async () => (await import('./zh-CN')).zhCN,
+};
+
+/** Resolves once the chosen language's strings are loaded (the entry renders after it). */
+export const i18nReady = i18n
+  .use(initReactI18next)
+  .use(resourcesToBackend((lng: string) => bundles[lng as Language]?.() ?? Promise.resolve({})))
+  .init({
+    lng: initialLanguage(),
+    // zh-CN has every key (a test checks), so English is loaded only when it is the language.
+    fallbackLng: false,
+    supportedLngs: LANGUAGES.map((l) => l.code),
+    load: 'currentOnly',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: false },
+  });
 if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 
 export default i18n;

@@ -1,18 +1,18 @@
 /** 简体中文：与 en 的键完全一致（有测试检查）。 */
 import type { Resources } from './en';
-import * as remoteFilesArea from './areas/remote-files';
-import * as stagingArea from './areas/staging';
-import * as tagsArea from './areas/tags';
-import * as schedulesArea from './areas/schedules';
-import * as scriptsArea from './areas/scripts';
-import * as alertsArea from './areas/alerts';
-import * as monitoringArea from './areas/monitoring';
-import * as settingsArea from './areas/settings';
-import * as notificationsArea from './areas/notifications';
-import * as allowlistArea from './areas/allowlist';
-import * as credentialsArea from './areas/credentials';
-import * as accountArea from './areas/account';
-import * as auditArea from './areas/audit';
+import * as remoteFilesArea from './areas/remote-files.zh-CN';
+import * as stagingArea from './areas/staging.zh-CN';
+import * as tagsArea from './areas/tags.zh-CN';
+import * as schedulesArea from './areas/schedules.zh-CN';
+import * as scriptsArea from './areas/scripts.zh-CN';
+import * as alertsArea from './areas/alerts.zh-CN';
+import * as monitoringArea from './areas/monitoring.zh-CN';
+import * as settingsArea from './areas/settings.zh-CN';
+import * as notificationsArea from './areas/notifications.zh-CN';
+import * as allowlistArea from './areas/allowlist.zh-CN';
+import * as credentialsArea from './areas/credentials.zh-CN';
+import * as accountArea from './areas/account.zh-CN';
+import * as auditArea from './areas/audit.zh-CN';
 
 
 export const zhCN: Resources = {

@@ -1,9 +1,7 @@
 /**
- * The staging area's strings in both languages, side by side. `codes` are the texts of this area's
- * error codes (merged into `errors.codes`). zh-CN must have exactly the English keys.
+ * The staging area's English strings (the reference: staging.zh-CN.ts must have exactly these keys).
+ * `codesEn` are the texts of this area's error codes (merged into `errors.codes`).
  */
-import type { Translated } from '../translated';
-
 export const en = {
   title: 'Staging',
   intro: 'Directories on the service host that a push can start from: ZIP uploads, and folders made here.',
@@ -49,53 +47,6 @@ export const en = {
   deleteFolderConfirm: 'Delete the folder {{name}} and everything in it? This cannot be undone.',
 };
 
-export const zhCN: Translated<typeof en> = {
-  title: '暂存区',
-  intro: '服务主机上可作为推送来源的目录：上传的 ZIP，以及在此创建的文件夹。',
-  upload: '上传 ZIP',
-  empty: '暂无暂存目录。上传一个 ZIP 即可创建。',
-  listLabel: '暂存目录',
-  name: '名称', zipSize: 'ZIP 大小', files: '文件', age: '时间', actions: '操作',
-  notFromZip: '非 ZIP 上传',
-  fileCount_other: '{{count}} 个文件',
-  entryCount_other: '{{count}} 项',
-  browse: '浏览', browseName: '浏览 {{name}}',
-  pushThis: '推送此目录', pushThisName: '推送此目录：{{name}}',
-  validate: '校验', validateName: '校验 {{name}} 能否作为推送来源',
-  valid: '{{name}} 可作为推送来源：{{files}}，{{size}}。',
-  validTruncated_other: '已数到 {{count}} 个文件后停止，实际更多。',
-  deleteName: '删除 {{name}}',
-  deleteDirConfirm: '从暂存区删除 {{name}} 及其全部内容？此操作无法撤销。',
-  select: '选择 {{name}}', selectAll: '选择全部目录',
-  deleteSelected_other: '删除 {{count}} 个目录',
-  bulkConfirm_other: '删除 {{count}} 个暂存目录及其全部内容？此操作无法撤销。',
-  olderDays: '早于（天）',
-  olderMatch_other: '有 {{count}} 个目录早于该时间。',
-  deleteOlder: '删除旧目录',
-  bulkDone_other: '已删除 {{count}} 个目录。',
-  bulkMissing_other: '{{count}} 个已不存在。',
-  truncated: '仅列出最新的 500 个目录。',
-  browseTitle: '暂存区：{{name}}',
-  backToList: '全部暂存目录',
-  location: '位置',
-  entriesLabel: '{{name}} 的内容',
-  size: '大小', folder: '文件夹',
-  openFolder: '打开 {{name}}',
-  emptyFolder: '此文件夹为空。',
-  newFolder: '新建文件夹', folderName: '文件夹名称', create: '创建',
-  rename: '重命名', renameName: '重命名 {{name}}', newName: '新名称',
-  preview: '预览', previewName: '预览 {{name}}',
-  previewTitle: '预览：{{name}}',
-  binary: '二进制文件（{{size}}），不以文本显示。',
-  previewTruncated: '仅显示前 {{shown}}，共 {{size}}。',
-  deleteFileConfirm: '删除文件 {{name}}？此操作无法撤销。',
-  deleteFolderConfirm: '删除文件夹 {{name}} 及其全部内容？此操作无法撤销。',
-};
-
 export const codesEn = {
   staging_bulk_criteria: 'Choose the directories to delete, or an age.',
-};
-
-export const codesZhCN: Translated<typeof codesEn> = {
-  staging_bulk_criteria: '请选择要删除的目录，或指定天数。',
 };

@@ -1,0 +1,62 @@
+/**
+ * The alerts area's English strings (the reference: alerts.zh-CN.ts must have exactly these keys).
+ * `codesEn` are the texts of this area's error codes (merged into `errors.codes`).
+ */
+export const en = {
+  title: 'Alerts',
+  tabs: { active: 'Active', history: 'History', stats: 'Statistics', label: 'Alert views' },
+  server: 'Server',
+  type: 'Type',
+  value: 'Value',
+  since: 'Open since',
+  time: 'Time',
+  event: 'Event',
+  eventAlert: 'Alert',
+  seconds: '{{value}} s',
+  active: {
+    heading: 'Open now',
+    live: 'Updates live as alerts open and recover.',
+    empty: 'No alert is open. Every server is within its thresholds.',
+    thresholds: 'Thresholds and notifications',
+    count_one: '{{count}} alert open',
+    count_other: '{{count}} alerts open',
+    more: 'Showing the newest {{shown}} of {{total}}.',
+  },
+  history: {
+    filters: 'Filters',
+    anyType: 'Any type',
+    anyServer: 'Any server',
+    searchServer: 'Search servers',
+    status: 'Event',
+    anyStatus: 'Alerts and recoveries',
+    onlyAlerts: 'Alerts only',
+    onlyRecoveries: 'Recoveries only',
+    dateFrom: 'From (Asia/Shanghai day)',
+    dateTo: 'To (Asia/Shanghai day)',
+    clear: 'Clear filters',
+    export: 'Export CSV',
+    exportHelp: 'Every row that matches the filters, not only this page.',
+    empty: 'No alert has been recorded yet.',
+    noMatch: 'No alert matches these filters.',
+    previous: 'Previous',
+    next: 'Next',
+    timesShanghai: 'Times in your zone; hover for Asia/Shanghai.',
+    table: 'Alert history',
+  },
+  stats: {
+    days: 'Period',
+    lastDays_one: 'Last {{count}} day',
+    lastDays_other: 'Last {{count}} days',
+    perDay: 'Alerts per day by type',
+    perDayHelp: 'Days in Asia/Shanghai. Recoveries are not counted.',
+    topServers: 'Servers with the most alerts',
+    today: 'Alerts today',
+    recoveredToday: 'Recovered today',
+    activeNow: 'Open now',
+    topServer: 'Top server',
+    noData: 'No alert in this period.',
+    alerts: 'Alerts',
+  },
+};
+
+export const codesEn = {};

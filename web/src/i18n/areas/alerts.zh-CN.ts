@@ -1,0 +1,60 @@
+/** The alerts area in Simplified Chinese: exactly the keys of alerts.en.ts. */
+import type { Translated } from '../translated';
+import type { codesEn, en } from './alerts.en';
+
+export const zhCN: Translated<typeof en> = {
+  title: '告警',
+  tabs: { active: '当前告警', history: '历史', stats: '统计', label: '告警视图' },
+  server: '服务器',
+  type: '类型',
+  value: '数值',
+  since: '开始于',
+  time: '时间',
+  event: '事件',
+  eventAlert: '告警',
+  seconds: '{{value}} 秒',
+  active: {
+    heading: '当前未恢复',
+    live: '告警触发和恢复时实时更新。',
+    empty: '没有未恢复的告警，所有服务器都在阈值以内。',
+    thresholds: '阈值与通知',
+    count_other: '{{count}} 条告警未恢复',
+    more: '显示最新的 {{shown}} 条，共 {{total}} 条。',
+  },
+  history: {
+    filters: '筛选',
+    anyType: '全部类型',
+    anyServer: '全部服务器',
+    searchServer: '搜索服务器',
+    status: '事件',
+    anyStatus: '告警和恢复',
+    onlyAlerts: '仅告警',
+    onlyRecoveries: '仅恢复',
+    dateFrom: '开始日期（Asia/Shanghai）',
+    dateTo: '结束日期（Asia/Shanghai）',
+    clear: '清除筛选',
+    export: '导出 CSV',
+    exportHelp: '导出符合筛选条件的全部记录，而不仅是本页。',
+    empty: '还没有任何告警记录。',
+    noMatch: '没有符合筛选条件的告警。',
+    previous: '上一页',
+    next: '下一页',
+    timesShanghai: '时间按你的时区显示；悬停可查看 Asia/Shanghai 时间。',
+    table: '告警历史',
+  },
+  stats: {
+    days: '时间范围',
+    lastDays_other: '最近 {{count}} 天',
+    perDay: '每日告警（按类型）',
+    perDayHelp: '按 Asia/Shanghai 日期统计，不含恢复。',
+    topServers: '告警最多的服务器',
+    today: '今日告警',
+    recoveredToday: '今日恢复',
+    activeNow: '当前未恢复',
+    topServer: '告警最多',
+    noData: '这段时间没有告警。',
+    alerts: '告警',
+  },
+};
+
+export const codesZhCN: Translated<typeof codesEn> = {};
