@@ -26,10 +26,8 @@ export function initialLanguage(): Language {
 
 export function setLanguage(lang: Language): void {
   localStorage.setItem(KEY, lang);
-  // The page switches (and says its language) once the strings are there.
-  void i18n.changeLanguage(lang).then(() => {
-    document.documentElement.lang = lang;
-  });
+  // The page switches (and says its language: see languageChanged below) once the strings are there.
+  void i18n.changeLanguage(lang);
 }
 
 const bundles: Record<Language, () => Promise<object>> = {
@@ -51,6 +49,13 @@ export const i18nReady = i18n
     returnNull: false,
     react: { useSuspense: false },
   });
-if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
+// The document says the language it shows: set when the strings of the first language, or of a
+// new one, have arrived (before that i18next has no language yet).
+if (typeof document !== 'undefined') {
+  document.documentElement.lang = initialLanguage();
+  i18n.on('languageChanged', (lng) => {
+    document.documentElement.lang = lng;
+  });
+}
 
 export default i18n;
