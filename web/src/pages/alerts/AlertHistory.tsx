@@ -7,9 +7,9 @@ import { Button, Group, Select, SimpleGrid, Skeleton, Stack, Table, Text, TextIn
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { IconChevronLeft, IconChevronRight, IconDownload, IconFilterOff, IconHistory } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLatestSearchParams } from '../../components/use-latest-search-params';
 import { useLiveInvalidation } from '../../api/live-invalidation';
 import { alertQueries, downloadAlertCsv } from '../../api/resources/alerts';
 import { serverQueries } from '../../api/resources/servers';
@@ -46,20 +46,13 @@ function ServerFilter({ value, knownName, onChange }: { value: number | null; kn
 
 export function AlertHistory() {
   const { t, i18n } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, write] = useLatestSearchParams();
   const f = readFilters(params);
   const filters = toQuery(f);
   const list = useQuery(alertQueries.history({ ...filters, page: f.page, per_page: PAGE_SIZE }));
   useLiveInvalidation([['alerts', 'history']], isAlertMessage, 1000);
   const exporting = useMutation({ mutationFn: () => downloadAlertCsv(filters) });
-  // From the last params written, not the render's: two quick changes (a transition may not have
-  // re-rendered yet) must not drop the first one.
-  const latest = useRef(params);
-  latest.current = params;
-  const update = (next: Partial<AlertFilterState>) => {
-    latest.current = writeFilters(latest.current, next);
-    setParams(latest.current);
-  };
+  const update = (next: Partial<AlertFilterState>) => write((p) => writeFilters(p, next));
   const pages = list.data?.pages ?? 1;
   const serverName = f.server !== null ? list.data?.items.find((i) => i.server_id === f.server)?.server_name : undefined;
 
@@ -100,7 +93,7 @@ export function AlertHistory() {
             {t('alerts.history.export')}
           </Button>
           {hasFilters(f) && (
-            <Button variant="subtle" leftSection={<IconFilterOff size={16} aria-hidden />} onClick={() => setParams(new URLSearchParams())}>
+            <Button variant="subtle" leftSection={<IconFilterOff size={16} aria-hidden />} onClick={() => write(() => new URLSearchParams())}>
               {t('alerts.history.clear')}
             </Button>
           )}
@@ -124,7 +117,7 @@ export function AlertHistory() {
           <IconHistory size={32} aria-hidden />
           <Text>{hasFilters(f) ? t('alerts.history.noMatch') : t('alerts.history.empty')}</Text>
           {hasFilters(f) && (
-            <Button variant="light" onClick={() => setParams(new URLSearchParams())}>
+            <Button variant="light" onClick={() => write(() => new URLSearchParams())}>
               {t('alerts.history.clear')}
             </Button>
           )}

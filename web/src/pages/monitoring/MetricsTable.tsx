@@ -6,9 +6,10 @@
  */
 import { ActionIcon, Anchor, Button, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronLeft, IconChevronRight, IconPlus, IconSearch, IconTerminal2 } from '@tabler/icons-react';
-import { type ReactNode, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useLatestSearchParams } from '../../components/use-latest-search-params';
 import type { ServerMetrics } from '../../api/resources/monitoring';
 import { EmptyState } from '../../components/Page';
 import { AgentStatusBadge } from '../../components/StatusBadge';
@@ -39,31 +40,27 @@ const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mant
 
 export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMetrics[]; thresholds: Thresholds; onInstall: (id: number) => void }) {
   const { t, i18n } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const latest = useRef(params);
-  latest.current = params;
+  const [params, write] = useLatestSearchParams();
   const { key, order } = readSort(params);
   const filter = params.get('q') ?? '';
-  const set = (changes: Record<string, string | null>) =>
-    setParams(
-      () => {
-        // From the last params written, not the render's: quick successive changes must all be kept.
-        const out = new URLSearchParams(latest.current);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') out.delete(k);
-          else out.set(k, v);
-        }
-        if (!('page' in changes)) out.delete('page');
-        latest.current = out;
-        return out;
-      },
-      { replace: true },
-    );
+  // Changes may depend on the params last written (a second click before the re-render still toggles).
+  type Changes = Record<string, string | null>;
+  const set = (changesOf: Changes | ((current: URLSearchParams) => Changes)) =>
+    write((out) => {
+      const changes = typeof changesOf === 'function' ? changesOf(out) : changesOf;
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null || v === '') out.delete(k);
+        else out.set(k, v);
+      }
+      if (!('page' in changes)) out.delete('page');
+      return out;
+    }, { replace: true });
   const sortBy = (k: SortKey) => {
-    // The sort last written, not the render's: a second click before the re-render still toggles.
-    const now = readSort(latest.current);
-    const nextOrder = k === now.key ? (now.order === 'asc' ? 'desc' : 'asc') : defaultOrder(k);
-    set({ sort: k === 'status' ? null : k, order: nextOrder === 'asc' ? null : 'desc' });
+    set((current) => {
+      const now = readSort(current);
+      const nextOrder = k === now.key ? (now.order === 'asc' ? 'desc' : 'asc') : defaultOrder(k);
+      return { sort: k === 'status' ? null : k, order: nextOrder === 'asc' ? null : 'desc' };
+    });
   };
 
   const needle = filter.trim().toLowerCase();
@@ -120,7 +117,7 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
         <ActionIcon
           variant="default"
           size={40}
-          onClick={() => set({ order: readSort(latest.current).order === 'asc' ? 'desc' : null })}
+          onClick={() => set((current) => ({ order: readSort(current).order === 'asc' ? 'desc' : null }))}
           aria-label={`${t('monitoring.sortOrder')}: ${order === 'asc' ? t('monitoring.ascending') : t('monitoring.descending')}`}
         >
           {order === 'asc' ? <IconArrowUp size={18} aria-hidden /> : <IconArrowDown size={18} aria-hidden />}

@@ -4,8 +4,8 @@
  * a query restores the last view. `?server=<id>` (the open detail) is kept apart: it is not a view.
  */
 import type { FleetSort, ServerStatus } from '@server/modules/servers/fleet-query.schemas';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useEffect, useState } from 'react';
+import { useLatestSearchParams } from '../../components/use-latest-search-params';
 
 export interface ServersView {
   q: string;
@@ -72,9 +72,7 @@ function saveView(v: ServersView): void {
 }
 
 export function useServersView() {
-  const [params, setParams] = useSearchParams();
-  const latest = useRef(params);
-  latest.current = params;
+  const [params, write] = useLatestSearchParams();
   const inUrl = KEYS.some((k) => params.has(k));
   // Arriving without a view in the URL (the nav link, a bookmark to /servers): the saved one, once.
   const [saved] = useState(() => {
@@ -85,7 +83,7 @@ export function useServersView() {
   const [restoring, setRestoring] = useState(saved !== null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
   useEffect(() => {
-    if (saved) setParams((p) => writeView(p, saved), { replace: true });
+    if (saved) write((p) => writeView(p, saved), { replace: true });
   }, []);
   useEffect(() => {
     if (restoring && inUrl) setRestoring(false);
@@ -99,41 +97,35 @@ export function useServersView() {
 
   /**
    * A change of filter or sort goes back to page 1 unless a page is given. Both writers start from
-   * the params of the latest render (a ref): react-router hands a functional update the params its
-   * setter was created with, so a debounced search firing after a row was opened dropped `?server=`.
+   * the params last written (useLatestSearchParams): a debounced search firing after a row was
+   * opened must keep `?server=`.
    */
   const update = useCallback(
-    (patch: Partial<ServersView>) =>
-      setParams(() => {
-        const p = new URLSearchParams(latest.current);
-        return writeView(p, { ...parseView((k) => p.get(k)), page: 1, ...patch });
-      }, { replace: true }),
-    [setParams],
+    (patch: Partial<ServersView>) => write((p) => writeView(p, { ...parseView((k) => p.get(k)), page: 1, ...patch }), { replace: true }),
+    [write],
   );
 
   const serverId = Number(params.get('server')) || null;
   const openServer = useCallback(
     (id: number | null) =>
-      setParams(() => {
-        const next = new URLSearchParams(latest.current);
+      write((next) => {
         if (id === null) next.delete('server');
         else next.set('server', String(id));
         return next;
       }),
-    [setParams],
+    [write],
   );
 
   /** The add-server form lives in the URL too (`?new=1`), so an empty state elsewhere can link straight to it. */
   const creating = params.get('new') === '1';
   const setCreating = useCallback(
     (open: boolean) =>
-      setParams(() => {
-        const next = new URLSearchParams(latest.current);
+      write((next) => {
         if (open) next.set('new', '1');
         else next.delete('new');
         return next;
       }),
-    [setParams],
+    [write],
   );
 
   return { view, update, serverId, openServer, creating, setCreating, params };
