@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { addServer, caller, remoteDir, rmrf, stagingDir, until } from '../modules/push/push-helpers.js';
+import { addServer, bigSource, caller, remoteDir, rmrf, until, writingBig } from '../modules/push/push-helpers.js';
 
 const PG = Boolean(process.env.TEST_DATABASE_URL);
 if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
@@ -40,11 +40,8 @@ describe.runIf(PG)('a PostgreSQL outage during a push', () => {
   });
 
   it('fails nothing: results written while it was away are written when it is back; no retry job', async () => {
-    const src = stagingDir({ 'small.txt': 'small\n' });
+    const src = bigSource(96);
     cleanup.push(src);
-    const fd = fs.openSync(path.join(src, 'big.bin'), 'w');
-    fs.ftruncateSync(fd, 96 * 1024 * 1024); // sparse: instant locally, a real transfer remotely
-    fs.closeSync(fd);
     const targets: string[] = [];
     const ids: number[] = [];
     for (let i = 0; i < 8; i++) {
@@ -58,7 +55,7 @@ describe.runIf(PG)('a PostgreSQL outage during a push', () => {
     expect(res.statusCode).toBe(202);
 
     // The database goes away while the files are on their way...
-    await until(async () => targets.some((d) => fs.existsSync(d) && fs.readdirSync(d).some((n) => n.startsWith('.big.bin.'))), 30_000);
+    expect(await writingBig(targets, 30_000)).toBe(true);
     proxy.down();
     try {
       // ...and stays away until a transfer has finished, so its result is written during the outage.

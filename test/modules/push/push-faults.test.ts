@@ -6,7 +6,7 @@ import { startSshd } from '../../fixtures/sshd.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { PushRepository } from '../../../src/modules/push/push.repository.js';
-import { addServer, appFor, caller, digestTree, remoteDir, rmrf, stagingDir } from './push-helpers.js';
+import { addServer, appFor, bigSource, caller, digestTree, remoteDir, rmrf, stagingDir, writingBig } from './push-helpers.js';
 
 const shared = inject('sshd');
 
@@ -130,12 +130,9 @@ describe.each(dbKinds())('push faults on %s', (db) => {
 
   it('a graceful shutdown stops running rsyncs and writes the batch down, recoverable by retry jobs', async () => {
     const worker = await makeTestApp({ shareWith: t });
-    const big = stagingDir({ 'small.txt': 'small\n' });
+    const big = bigSource(128);
     const dest = remoteDir(shared, 'shutdown');
     cleanup.push(big, dest);
-    const fd = fs.openSync(path.join(big, 'big.bin'), 'w');
-    fs.ftruncateSync(fd, 128 * 1024 * 1024);
-    fs.closeSync(fd);
     const id = await addServer(caller(() => worker), shared, 'shutdown', { target_path: dest });
     const batchId = `stop_${randomUUID().slice(0, 8)}`;
     const res = await worker.app.inject({
@@ -143,10 +140,7 @@ describe.each(dbKinds())('push faults on %s', (db) => {
       payload: { server_ids: [id], source_path: big, async: true, batch_id: batchId },
     });
     expect(res.statusCode).toBe(202);
-    const started = Date.now();
-    while (!(fs.existsSync(dest) && fs.readdirSync(dest).some((n) => n.startsWith('.big.bin.'))) && Date.now() - started < 15_000) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await writingBig([dest]);
     await worker.close();
     const b = (await call('GET', `/api/sync/batches/${batchId}`)).json();
     expect(b).toMatchObject({ status: 'failed', failed: 1 });
@@ -155,12 +149,9 @@ describe.each(dbKinds())('push faults on %s', (db) => {
 
   it('a worker whose lease moved during a transfer stops its rsync and overwrites nothing the new owner wrote', async () => {
     const worker = await makeTestApp({ shareWith: t });
-    const big = stagingDir({ 'small.txt': 'small\n' });
+    const big = bigSource(512);
     const dest = remoteDir(shared, 'lease-moved');
     cleanup.push(big, dest);
-    const fd = fs.openSync(path.join(big, 'big.bin'), 'w');
-    fs.ftruncateSync(fd, 512 * 1024 * 1024);
-    fs.closeSync(fd);
     try {
       const id = await addServer(caller(() => worker), shared, 'lease-moved', { target_path: dest });
       const batchId = `moved_${randomUUID().slice(0, 8)}`;
@@ -169,10 +160,7 @@ describe.each(dbKinds())('push faults on %s', (db) => {
         payload: { server_ids: [id], source_path: big, async: true, batch_id: batchId },
       });
       expect(res.statusCode).toBe(202);
-      const started = Date.now();
-      while (!(fs.existsSync(dest) && fs.readdirSync(dest).some((n) => n.startsWith('.big.bin.'))) && Date.now() - started < 15_000) {
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await writingBig([dest]);
       // The worker's lease runs out (as after a database outage longer than the lease) and the
       // other process recovers the batch: the server fails with a retry job, the batch is closed.
       await t.app.services.db.updateTable('push_batches').set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })

@@ -136,3 +136,26 @@ export async function until<T>(fn: () => Promise<T | null | undefined | false>, 
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/**
+ * A staging directory with `small.txt` and a sparse `big.bin` of `mib` MiB: instant to make
+ * locally, a real transfer to a server, long enough to act while rsync is writing it.
+ */
+export function bigSource(mib: number): string {
+  const dir = stagingDir({ 'small.txt': 'small\n' });
+  const fd = fs.openSync(path.join(dir, 'big.bin'), 'w');
+  fs.ftruncateSync(fd, mib * 1024 * 1024);
+  fs.closeSync(fd);
+  return dir;
+}
+
+/** Whether rsync started writing `big.bin` into one of `dirs` (its temporary file is there) within `ms`. */
+export async function writingBig(dirs: string[], ms = 15_000): Promise<boolean> {
+  const writing = () => dirs.some((d) => fs.existsSync(d) && fs.readdirSync(d).some((n) => n.startsWith('.big.bin.')));
+  const started = Date.now();
+  while (!writing()) {
+    if (Date.now() - started > ms) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}
