@@ -60,7 +60,7 @@ export class Metrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'fleet_process_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'fleet_' });
   }
 
   httpAnswered(method: string, route: string, status: number, seconds: number): void {

@@ -60,7 +60,7 @@ describe.each(dbKinds())('GET /metrics on %s', (db) => {
     expect(text).not.toContain('987654');
     expect(text).not.toContain('no-such-route');
     expect(series(text, 'fleet_http_request_duration_seconds_count', { method: 'GET', route: '/health' })).toBeGreaterThanOrEqual(1);
-    expect(series(text, 'fleet_process_nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(series(text, 'fleet_nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
   it('counts a push per server outcome with rsync bytes, heartbeats, and reads gauges at scrape time', async () => {
