@@ -10,6 +10,8 @@ function withParam(p: URLSearchParams, k: string, v: string): URLSearchParams {
   return p;
 }
 
+const NoFallback = () => null;
+
 function Filters() {
   const [params, write] = useLatestSearchParams();
   const [, rerender] = useState(0);
@@ -27,7 +29,7 @@ describe('useLatestSearchParams', () => {
   it('builds each change on the last one written, though the route loader delays the navigation and a render comes between', async () => {
     // Like the console's routes: a loader runs on every navigation, so the address changes later.
     const loader = () => new Promise((r) => setTimeout(() => r(null), 100));
-    const router = createMemoryRouter([{ path: '/', loader, element: <Filters />, HydrateFallback: () => null }], { initialEntries: ['/?type=cpu'] });
+    const router = createMemoryRouter([{ path: '/', loader, element: <Filters />, HydrateFallback: NoFallback }], { initialEntries: ['/?type=cpu'] });
     render(<RouterProvider router={router} />);
     await screen.findByText('type=cpu');
     act(() => screen.getByText('from').click());
