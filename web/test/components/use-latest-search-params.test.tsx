@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { useLatestSearchParams } from '../../src/components/use-latest-search-params';
+import { LatestParams, useLatestSearchParams } from '../../src/components/use-latest-search-params';
 
 function withParam(p: URLSearchParams, k: string, v: string): URLSearchParams {
   p.set(k, v);
@@ -37,5 +37,33 @@ describe('useLatestSearchParams', () => {
     act(() => screen.getByText('to').click());
     await screen.findByText('type=cpu&from=2026-11-27&to=2026-11-28', {}, { timeout: 5_000 });
     expect(router.state.location.search).toBe('?type=cpu&from=2026-11-27&to=2026-11-28');
+  });
+});
+
+describe('LatestParams', () => {
+  const qs = (s: string) => new URLSearchParams(s);
+  const set = (k: string, v: string) => (p: URLSearchParams) => withParam(p, k, v);
+
+  it('keeps a later write when the render of an earlier one arrives after it', () => {
+    const book = new LatestParams(qs('type=cpu'));
+    book.write(set('server', '7'));
+    book.write(set('from', '2026-11-27'));
+    book.rendered(qs('type=cpu&server=7')); // the first write's render, late
+    expect(book.write(set('to', '2026-11-28')).toString()).toBe('type=cpu&server=7&from=2026-11-27&to=2026-11-28');
+  });
+
+  it('keeps the writes across renders of the old params', () => {
+    const book = new LatestParams(qs('type=cpu'));
+    book.write(set('from', '2026-11-27'));
+    book.rendered(qs('type=cpu'));
+    expect(book.write(set('to', '2026-11-28')).toString()).toBe('type=cpu&from=2026-11-27&to=2026-11-28');
+  });
+
+  it('starts over from the address after a navigation that is none of its writes (Back, a link)', () => {
+    const book = new LatestParams(qs('type=cpu'));
+    book.write(set('from', '2026-11-27'));
+    book.rendered(qs('type=cpu&from=2026-11-27'));
+    book.rendered(qs('status=active')); // a link elsewhere
+    expect(book.write(set('to', '2026-11-28')).toString()).toBe('status=active&to=2026-11-28');
   });
 });
