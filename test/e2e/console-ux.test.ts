@@ -113,6 +113,9 @@ describe('console by keyboard and touch', () => {
 
     await tabTo(page, 'Add a tag group');
     await page.keyboard.type(tag);
+    // The tag list arrives from the service: on a busy machine it can come after the typing, and
+    // ArrowDown on an empty list selects nothing.
+    await page.getByRole('option', { name: t(en, 'push.addTag', { tag, count: 2 }) }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.getByText('2 selected').first().waitFor();

@@ -128,6 +128,27 @@ export async function request<T>(method: string, path: string, o: RequestOptions
   return (await res.json()) as T;
 }
 
+/**
+ * A POST whose answer is this tab's next token pair (sign out the other sessions). The service
+ * revokes this tab's tokens too, and closes its socket, before the answer arrives; the call holds
+ * the refresh lock so that a socket or request meeting a 401 meanwhile waits and then finds the
+ * new pair, instead of presenting the revoked refresh token and signing this tab out. The token
+ * is made fresh before the lock is taken, and a 401 here is not refreshed: a refresh inside the
+ * lock would wait for itself.
+ */
+export async function replaceSession(path: string): Promise<void> {
+  const session = await liveSession();
+  if (!session) {
+    signedOut();
+    throw new ApiError(401, 'Not signed in');
+  }
+  await withRefreshLock(async () => {
+    const res = await send('POST', path, {}, session.access);
+    if (!res.ok) throw await apiErrorFrom(res);
+    saveSession(sessionFrom((await res.json()) as TokenPair));
+  });
+}
+
 export const api = {
   get: <T>(path: string, o?: RequestOptions) => request<T>('GET', path, o),
   post: <T>(path: string, body?: unknown, o?: RequestOptions) => request<T>('POST', path, { ...o, body }),

@@ -50,9 +50,16 @@ if (typeof window !== 'undefined') {
   });
 }
 
-/** Runs `fn` while holding the cross-tab refresh lock (or directly where Web Locks are missing). */
+let tabQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `fn` while holding the cross-tab refresh lock; where Web Locks are missing (an old
+ * browser), one at a time in this tab at least.
+ */
 export async function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== 'undefined' ? (navigator as Navigator & { locks?: LockManager }).locks : undefined;
-  if (!locks) return fn();
-  return locks.request('fleet.refresh', fn) as Promise<T>;
+  if (locks) return locks.request('fleet.refresh', fn) as Promise<T>;
+  const run = tabQueue.then(fn, fn);
+  tabQueue = run.catch(() => undefined);
+  return run;
 }

@@ -1,6 +1,6 @@
 /** The HTTP client: tokens on every request, refresh before expiry and after a 401, sign-out when refused. */
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
-import { api, onSignedOut, request } from '../../src/api/client';
+import { api, onSignedOut, refreshSession, replaceSession, request } from '../../src/api/client';
 import { ApiError, apiErrorFrom, NetworkError } from '../../src/api/errors';
 import { readSession, saveSession } from '../../src/api/session';
 import { json } from '../render';
@@ -157,6 +157,25 @@ describe('api client', () => {
     signIn(10 * 60_000);
     stubFetch(() => new Response(null, { status: 204 }));
     await expect(api.del('/api/x/1')).resolves.toBeUndefined();
+  });
+
+  it('signs out the other sessions without signing out this tab, though a 401 meets it while the answer is on its way', async () => {
+    signIn(10 * 60_000);
+    let answer: (r: Response) => void = () => {};
+    const calls = stubFetch((url) => {
+      if (url === '/api/auth/sign-out-others') return new Promise<Response>((r) => (answer = r));
+      return json(401, { detail: 'refresh token revoked' });
+    });
+    const replacing = replaceSession('/api/auth/sign-out-others');
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    // The service has already revoked this tab's tokens: its socket closes with 4401 and refreshes.
+    const refreshed = refreshSession({ access: 'A1', refresh: 'R1', accessExpiresAt: Date.now() + 600_000 });
+    answer(json(200, pair(2)));
+    await replacing;
+    expect((await refreshed)?.access).toBe('A2');
+    expect(refreshes(calls)).toHaveLength(0);
+    expect(readSession()?.refresh).toBe('R2');
+    expect(signedOut).not.toHaveBeenCalled();
   });
 });
 

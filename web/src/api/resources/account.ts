@@ -1,6 +1,6 @@
 /** Administrators, the signed-in administrator's own account (password, TOTP, sessions) and the API key. */
 import { queryOptions } from '@tanstack/react-query';
-import { saveSession, sessionFrom } from '../session';
+import { replaceSession } from '../client';
 import { call, type Body, type Reply } from '../typed';
 
 export type Admin = Reply<'GET /api/admins'>[number];
@@ -22,8 +22,5 @@ export const accountApi = {
   revealApiKey: (currentPassword: string) => call('POST /api/settings/api-key/reveal', { body: { current_password: currentPassword } }),
   rotateApiKey: (current_password: string) => call('POST /api/settings/api-key/rotate', { body: { current_password } }),
   /** Every other session ends; this tab carries on with the new pair the service answers. */
-  signOutOthers: async () => {
-    const pair = await call('POST /api/auth/sign-out-others');
-    saveSession(sessionFrom(pair));
-  },
+  signOutOthers: () => replaceSession('/api/auth/sign-out-others'),
 };
