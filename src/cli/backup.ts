@@ -39,9 +39,12 @@ export async function runBackupCli(args: string[], env: NodeJS.ProcessEnv, io: C
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runBackupCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then(
-    (code) => {
+  runBackupCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })
+    .then((code) => {
       process.exitCode = code;
-    },
-  );
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`backup: ${errorMessage(err)}\n`);
+      process.exitCode = 1;
+    });
 }

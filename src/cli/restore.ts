@@ -34,9 +34,12 @@ export async function runRestoreCli(args: string[], env: NodeJS.ProcessEnv, io: 
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runRestoreCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then(
-    (code) => {
+  runRestoreCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })
+    .then((code) => {
       process.exitCode = code;
-    },
-  );
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`restore: ${errorMessage(err)}\n`);
+      process.exitCode = 1;
+    });
 }

@@ -4,9 +4,11 @@
  * a new DATA_DIR (and a new PostgreSQL database), and the restored service decrypts every secret.
  * Restore refuses a non-empty target and a missing or wrong ENCRYPTION_KEY, writing nothing.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBackupCli } from '../../src/cli/backup.js';
@@ -17,11 +19,20 @@ import { heartbeat, monitoredServer } from '../modules/agent/agent-helpers.js';
 import { addServer, appFor, caller, remoteDir, rmrf, stagingDir, until } from '../modules/push/push-helpers.js';
 
 const sshd = inject('sshd');
+const TSX = path.resolve('node_modules/.bin/tsx');
 const SECRET = 'preset-secret-π-42';
 
 function io() {
   const r = { out: '', err: '' };
-  return { r, io: { out: (t: string) => void (r.out += t), err: (t: string) => void (r.err += t) } };
+  const sink = {
+    out(t: string) {
+      r.out += t;
+    },
+    err(t: string) {
+      r.err += t;
+    },
+  };
+  return { r, io: sink };
 }
 
 async function cli(run: typeof runBackupCli, args: string[], env: NodeJS.ProcessEnv) {
@@ -151,8 +162,10 @@ describe.each(dbKinds())('backup and restore on %s', (db: DbKind) => {
   });
 
   it('restore refuses a non-empty DATA_DIR (and a non-empty database) with a clear message and writes nothing', async () => {
+    // This one as `npm run backup` runs it: a process of its own, with only the service's environment.
     const file = path.join(work, 'refuse.tar.gz');
-    expect((await cli(runBackupCli, [file], sourceEnv())).code).toBe(0);
+    const proc = await promisify(execFile)(TSX, ['src/cli/backup.ts', file], { env: { PATH: process.env.PATH ?? '', ...sourceEnv() } });
+    expect(proc.stdout).toContain(`Backup written: ${file}`);
 
     const env = await freshTarget();
     fs.mkdirSync(env.DATA_DIR);
