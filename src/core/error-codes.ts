@@ -171,6 +171,9 @@ export const ERROR_CODES = {
 
   // Console II — credentials, administrators and audit.
   audit_entry_not_found: 'No audit log entry with that id',
+
+  // Disk full and backups (issue 27).
+  insufficient_storage: "507: this host's disk (staging area or data directory) is full or over quota; nothing was kept, free space and retry",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -81,6 +81,13 @@ export class InternalError extends DomainError {
   }
 }
 
+/** 507: this host's disk (the staging area, the data directory) is full or over its quota. */
+export class InsufficientStorageError extends DomainError {
+  constructor(message = 'The local disk is full: free space in the staging area (delete old staging directories) and retry') {
+    super(507, message, {}, 'insufficient_storage');
+  }
+}
+
 /** 502: an upstream (SSH connection, bot API) failed. */
 export class BadGatewayError extends DomainError {
   constructor(message: string, code: ErrorCode = 'bad_gateway') {
@@ -107,6 +114,24 @@ export function errorMessage(err: unknown): string {
 /** The errno code (`ENOENT`, `EACCES`…) of an unknown thrown value, if it has one. */
 export function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | null)?.code;
+}
+
+/** Errno codes that mean "no room left": out of blocks or inodes (ENOSPC), or over a quota (EDQUOT). */
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+export function isStorageFull(err: unknown): boolean {
+  return STORAGE_FULL.has(errCode(err) ?? '');
+}
+
+/**
+ * The one mapping of a failed local file operation to a domain error: a full disk or quota is a
+ * 507 the operator can act on (free space, retry), anything else the caller's 500 with `message`.
+ * Remote (SFTP, rsync) failures never come through here: they carry no local errno.
+ */
+export function localIoError(err: unknown, message: string, code: ErrorCode = 'io_error'): DomainError {
+  if (err instanceof DomainError) return err;
+  if (isStorageFull(err)) return new InsufficientStorageError();
+  return new InternalError(message, code);
 }
 
 /**

@@ -3,11 +3,12 @@
  * catalogue (`core/error-codes.ts`). Domain errors keep their status, message and code, schema
  * failures become 422 `{detail, code, errors}`, Fastify's own client errors keep their 4xx, a
  * value the database refuses (out of range, bytes it cannot store) is a 400, and anything else
+ * a full local disk (ENOSPC, EDQUOT) is a 507, and anything else
  * is a bare 500 — the stack and message stay in the log.
  */
 import type { ConsoleFallback } from './console-static.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, UnprocessableError } from '../core/errors.js';
+import { DomainError, InsufficientStorageError, isStorageFull, UnprocessableError } from '../core/errors.js';
 import type { ErrorCode } from '../core/error-codes.js';
 import { DecryptionError } from '../core/crypto.js';
 import { isValueRejected } from '../db/errors.js';
@@ -52,6 +53,7 @@ export function codeForStatus(status: number): ErrorCode {
     422: 'validation_failed',
     429: 'rate_limited',
     502: 'bad_gateway',
+    507: 'insufficient_storage',
   };
   return byStatus[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 }
@@ -90,6 +92,12 @@ export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFall
       // The database's own message quotes the value and the SQL; it stays in the log.
       req.log.warn({ err }, 'value refused by the database');
       return reply.code(400).send({ detail: 'A value in the request cannot be stored or looked up', code: 'value_out_of_range' });
+    }
+    if (isStorageFull(err)) {
+      // A raw ENOSPC/EDQUOT no service wrapped: still the operator's 507, not an unexplained 500.
+      req.log.warn({ err: err.message }, 'local disk full');
+      const full = new InsufficientStorageError();
+      return reply.code(full.statusCode).send({ detail: full.message, code: full.code });
     }
     const known = err.code ? CLIENT_MESSAGES[err.code] : undefined;
     if (known) return reply.code(known[0]).send({ detail: known[1], code: known[2] });

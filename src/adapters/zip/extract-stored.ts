@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { BadRequestError, DomainError, InternalError } from '../../core/errors.js';
+import { BadRequestError, DomainError, localIoError } from '../../core/errors.js';
 import { createEntryInflate, EntrySink, feedConsumed, invalidArchive, plan, type Planned } from './entry.js';
 import { entryName, NameEncodingGuess, rawName, type NameEncoding, type NameEncodingChoice } from './entry-name.js';
 
@@ -41,7 +41,7 @@ export interface ExtractResult {
 
 const READ_CHUNK = 1024 * 1024;
 
-/** Errors while extracting: the archive's fault is a 400, the host's fault a 500. */
+/** Errors while extracting: the archive's fault is a 400, a full disk a 507, any other host fault a 500. */
 function classify(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   const e = err as NodeJS.ErrnoException;
@@ -51,7 +51,7 @@ function classify(err: unknown): DomainError {
     return invalidArchive('entries conflict (a file and a directory share a path)');
   }
   if (code === 'ENAMETOOLONG') return invalidArchive('an entry name is too long');
-  return new InternalError('Archive extraction failed', 'zip_extract_failed');
+  return localIoError(err, 'Archive extraction failed', 'zip_extract_failed');
 }
 
 /**
@@ -243,7 +243,7 @@ class Extraction {
 
 /**
  * Extracts `archive` into the existing empty directory `dest`. Throws BadRequestError (400) for
- * invalid or hostile archives, InternalError (500) for local I/O failures. On a throw, `dest` may
+ * invalid or hostile archives, a 507 for a full disk, InternalError (500) for other local I/O failures. On a throw, `dest` may
  * hold partial output: the caller removes it.
  */
 export async function extractZip(archive: string, dest: string, limits: ExtractLimits): Promise<ExtractResult> {

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { BadRequestError, errCode, InternalError } from '../../core/errors.js';
+import { BadRequestError, errCode, localIoError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { confirmStreamed } from './confirm-streamed.js';
 import { extractZip, type ExtractResult } from './extract-stored.js';
@@ -87,7 +87,7 @@ async function receive(stream: UploadStream, limits: UploadLimits, streaming: St
   out.on('error', (err) => {
     writeFailed ??= err;
   });
-  const storeError = () => new InternalError(`Could not store the upload: ${errCode(writeFailed) ?? 'I/O error'}`, 'io_error');
+  const storeError = () => localIoError(writeFailed, `Could not store the upload: ${errCode(writeFailed) ?? 'I/O error'}`);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;

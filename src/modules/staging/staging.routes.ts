@@ -30,7 +30,7 @@ export const stagingRoutes: FastifyPluginAsyncTypebox<StagingRoutesOptions> = as
     limits: { fileSize: zipMaxBytes, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
   });
 
-  const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse };
+  const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse, 507: ErrorResponse };
   const tags = ['staging'];
 
   app.post(

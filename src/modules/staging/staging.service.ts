@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, errCode, ForbiddenPathError, InternalError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, errCode, ForbiddenPathError, localIoError, NotFoundError } from '../../core/errors.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { walkFiles, type WalkResult } from './source-walk.js';
 import type { StatWorker } from '../../adapters/fs/stat-worker.js';
@@ -57,7 +57,7 @@ export class StagingService {
     } catch (err) {
       if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') throw new NotFoundError('Directory not found', 'path_not_found');
       if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
-      throw new InternalError('Could not read the directory', 'io_error');
+      throw localIoError(err, 'Could not read the directory');
     }
     const stats = await Promise.all(
       dirents.map((d) => fs.promises.stat(path.join(dir, d.name)).catch(() => null)),
@@ -95,7 +95,7 @@ export class StagingService {
       if (code === 'EEXIST') throw new BadRequestError('An entry with that name already exists', 'path_exists');
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError('The parent directory does not exist', 'path_not_found');
       if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
-      throw new InternalError(`Could not create the directory: ${code ?? 'I/O error'}`, 'io_error');
+      throw localIoError(err, `Could not create the directory: ${code ?? 'I/O error'}`);
     }
     await this.audit.record(actor, 'local_file_mkdir', { type: 'local_path', id: target, detail: 'directory' });
     return { success: true, operation: 'mkdir' as const, path: target };
@@ -110,7 +110,7 @@ export class StagingService {
       if (st.isDirectory()) await removeOrigin(target);
     } catch (err) {
       if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found', 'path_not_found');
-      throw new InternalError(`Could not delete: ${errCode(err) ?? 'I/O error'}`, 'io_error');
+      throw localIoError(err, `Could not delete: ${errCode(err) ?? 'I/O error'}`);
     }
     await this.audit.record(actor, 'local_file_delete', { type: 'local_path', id: target, detail: st.isDirectory() ? 'directory' : 'file' });
     return { success: true, operation: 'delete' as const, path: target };
@@ -133,7 +133,7 @@ export class StagingService {
       await fs.promises.rename(source, wanted);
     } catch (err) {
       if (errCode(err) === 'ENOENT') throw new NotFoundError('Path not found', 'path_not_found');
-      throw new InternalError(`Could not rename: ${errCode(err) ?? 'I/O error'}`, 'io_error');
+      throw localIoError(err, `Could not rename: ${errCode(err) ?? 'I/O error'}`);
     }
     await this.audit.record(actor, 'local_file_rename', { type: 'local_path', id: source, detail: `renamed to ${name}` });
     return { success: true, operation: 'rename' as const, path: source, new_name: name, new_path: wanted };
@@ -159,7 +159,7 @@ export class StagingService {
       }
     } catch (err) {
       if (errCode(err) === 'ENOENT') throw new NotFoundError('Not a regular file', 'not_a_file');
-      throw new InternalError(`Could not read the file: ${errCode(err) ?? 'I/O error'}`, 'io_error');
+      throw localIoError(err, `Could not read the file: ${errCode(err) ?? 'I/O error'}`);
     }
     const truncated = st.size > PREVIEW_READ_BYTES;
     await this.audit.record(actor, 'local_file_preview', { type: 'local_path', id: file, detail: `${st.size} bytes` });
@@ -190,7 +190,7 @@ export class StagingService {
       walk = await walkFiles(resolved, SOURCE_SCAN_LIMIT, this.statWorker);
     } catch (err) {
       if (isPermission(err)) throw new ForbiddenPathError('Permission denied', 'permission_denied');
-      throw new InternalError(`Could not scan the directory: ${errCode(err) ?? 'I/O error'}`, 'io_error');
+      throw localIoError(err, `Could not scan the directory: ${errCode(err) ?? 'I/O error'}`);
     }
     await this.audit.record(actor, 'validate_source_path', {
       type: 'local_path',

@@ -2,13 +2,14 @@
  * POST /api/sync/upload-zip: the upload goes to a scratch file beside the staging directories
  * (never held in memory) and is extracted into a fresh `<prefix><12 hex>` directory by the ZIP
  * adapter (src/adapters/zip). On any failure both the directory and the scratch file are removed
- * before the error is raised.
+ * before the error is raised; a full staging disk (ENOSPC/EDQUOT) is a 507, so the space a
+ * failed upload took is free again at once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { extractUpload, type NameEncodingChoice, type UploadStream } from '../../adapters/zip/index.js';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, DomainError, errCode, InternalError } from '../../core/errors.js';
+import { BadRequestError, DomainError, errCode, isStorageFull, localIoError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { originFile, writeOrigin } from './staging-origin.js';
@@ -126,8 +127,9 @@ export class ZipUploadService {
       file.stream.resume(); // whatever of the body is left is read and dropped, not left hanging
       await this.cleanup(dest, archive);
       if (err instanceof DomainError) throw err;
-      this.log.error({ err }, 'zip upload failed');
-      throw new InternalError('Archive extraction failed', 'zip_extract_failed');
+      if (isStorageFull(err)) this.log.warn({ err: errCode(err) }, 'zip upload: the staging disk is full');
+      else this.log.error({ err }, 'zip upload failed');
+      throw localIoError(err, 'Archive extraction failed', 'zip_extract_failed');
     }
   }
 
