@@ -55,6 +55,8 @@ async function probe(fn: () => Promise<unknown>): Promise<boolean> {
 export class HealthWatcher {
   private readonly up: Record<Component, boolean> = { db: true, cache: true };
   private loop: Periodic | null = null;
+  /** Whether this watcher has seen its marker in the cache (see cacheWasEmptied). */
+  private markerSet = false;
 
   constructor(private readonly d: HealthWatcherDeps) {}
 
@@ -87,12 +89,16 @@ export class HealthWatcher {
   }
 
   /**
-   * True when the cache lost its keys since the last round (a restart quicker than one probe
-   * interval looks "up" both times): a marker key without expiry is gone then. Also true the first
-   * time, which rebuilds once more after the start-up rebuild: harmless.
+   * True when the cache lost its keys since the marker was first set (a restart quicker than one
+   * probe interval looks "up" both times): the marker, a key without expiry, is gone then. The
+   * first setting only establishes it (the process rebuilt the set when it started).
    */
   private async cacheWasEmptied(): Promise<boolean> {
-    return this.d.cache.setIfAbsent(CACHE_MARKER, '1').catch(() => false);
+    const created = await this.d.cache.setIfAbsent(CACHE_MARKER, '1').catch(() => null);
+    if (created === null) return false;
+    const emptied = created && this.markerSet;
+    this.markerSet = true;
+    return emptied;
   }
 
   private async announce(component: Component, up: boolean, reachable: Record<Component, boolean>): Promise<void> {
