@@ -210,6 +210,8 @@ export interface PushBatchesTable {
   /** The process running the batch and until when (see the leases migration). */
   lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
   lease_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a cancel was asked for (the durable copy of the cache's cancel flag). */
+  cancel_requested_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One live message of a push batch, numbered per batch; `payload` is the message as JSON. */

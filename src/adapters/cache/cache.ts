@@ -32,6 +32,12 @@ export interface Cache {
   sismember(key: string, member: string): Promise<boolean>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
+  /**
+   * Called each time the pub/sub connection comes back after it was lost: whatever was published
+   * meanwhile never reached this process, so a subscriber re-reads what it follows from the
+   * database. Optional: a cache that cannot lose its connection (in-process) never calls it.
+   */
+  onReconnect?(listener: () => void): () => void;
   /** A lock with TTL; returns a token when acquired, null when held by someone else. */
   acquireLock(name: string, ttlMs: number): Promise<string | null>;
   /** Releases only when the token still owns the lock. */

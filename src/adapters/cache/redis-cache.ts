@@ -141,6 +141,7 @@ export class RedisCache implements Cache {
   private readonly cmd: Connection;
   private sub: Connection | null = null;
   private readonly channels = new Map<string, ChannelState>();
+  private readonly reconnectListeners = new Set<() => void>();
   private closed = false;
 
   constructor(url: string, opts: RedisCacheOptions = {}) {
@@ -254,6 +255,11 @@ export class RedisCache implements Cache {
     return () => this.unsubscribe(full, owner, sub);
   }
 
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
+  }
+
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
     assertLockTtl(ttlMs);
     const token = randomUUID();
@@ -317,6 +323,22 @@ export class RedisCache implements Cache {
     redis.on('message', (channel: string, message: string) => {
       for (const s of [...(this.channels.get(channel)?.subs ?? [])]) {
         if (s.active) deliver(s.handler, message, onHandlerError(channel));
+      }
+    });
+    // A 'ready' after a 'close' is a reconnect: messages published in between are lost for good.
+    let lost = false;
+    redis.on('close', () => {
+      lost = true;
+    });
+    redis.on('ready', () => {
+      if (!lost || this.closed) return;
+      lost = false;
+      for (const l of [...this.reconnectListeners]) {
+        try {
+          l();
+        } catch (err) {
+          this.logger?.error({ err }, 'cache reconnect listener failed');
+        }
       }
     });
     this.sub = new Connection(redis, 'subscriber', this.logger);

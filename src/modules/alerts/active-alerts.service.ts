@@ -1,4 +1,8 @@
-/** The alerts open right now: the count from the live set, the rows that opened them from the log. */
+/**
+ * The alerts open right now: the count from the live set, the rows that opened them from the log.
+ * While the cache is down the count comes from the log too (the set is only its copy), so the
+ * page keeps working through a Redis outage instead of failing with a 500.
+ */
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import type { AlertLogRepository } from './alert-log.repository.js';
 import type { ActiveAlerts } from './active-alerts.schemas.js';
@@ -10,7 +14,10 @@ export class ActiveAlertsService {
   ) {}
 
   async list(limit = 50): Promise<ActiveAlerts> {
-    const [active, rows] = await Promise.all([this.store.count(), this.repo.openRows(limit)]);
+    const [active, rows] = await Promise.all([
+      this.store.count().catch(async () => (await this.repo.openKeys()).length),
+      this.repo.openRows(limit),
+    ]);
     return {
       active,
       items: rows.map((r) => ({

@@ -105,6 +105,12 @@ export class AlertEngine {
   ): Promise<boolean> {
     return this.transition(server, type, async () => {
       if (await this.d.store.isActive(server.id, type)) return null;
+      // The log is the truth, the set only its copy: a Redis restarted without persistence comes
+      // back empty, and opening again from that would notify the same breach twice.
+      if (await this.d.repo.newestIsOpen(server.id, type)) {
+        await this.d.store.add(server.id, type);
+        return null;
+      }
       const row = await this.d.repo.insert(this.row(server, type, value, false, nowMs));
       await this.d.store.add(server.id, type);
       return { row, html: alertHtml(type, { serverName: server.name, value, ...extra }) };

@@ -4,7 +4,7 @@
  * lets only the first worker send a given notice: claimed in the cache for database notices and
  * in the database for cache notices (each in whichever store is not the one in trouble, the
  * other when that is down too). A cache that comes back may have lost its keys (a Redis
- * restart), so the active alert set is rebuilt then.
+ * restart), so the active alert set is rebuilt then, and whenever a marker key has vanished.
  */
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
@@ -30,6 +30,8 @@ export interface HealthWatcherDeps {
 
 /** Longer than the gap between workers noticing the same change (one probe interval). */
 const CLAIM_TTL_S = 60;
+/** Present in the cache while it keeps its keys; see cacheWasEmptied. */
+const CACHE_MARKER = 'health:cache-marker';
 
 const LABEL: Record<Component, string> = { db: 'Database', cache: 'Cache' };
 
@@ -53,6 +55,8 @@ async function probe(fn: () => Promise<unknown>): Promise<boolean> {
 export class HealthWatcher {
   private readonly up: Record<Component, boolean> = { db: true, cache: true };
   private loop: Periodic | null = null;
+  /** Whether this watcher has seen its marker in the cache (see cacheWasEmptied). */
+  private markerSet = false;
 
   constructor(private readonly d: HealthWatcherDeps) {}
 
@@ -76,12 +80,25 @@ export class HealthWatcher {
       this.d.log[up ? 'info' : 'warn']({ component }, up ? 'connection restored' : 'connection lost');
       await this.announce(component, up, { db, cache });
     }
-    if (changes.some((c) => c.component === 'cache' && c.up)) {
+    if (changes.some((c) => c.component === 'cache' && c.up) || (cache && (await this.cacheWasEmptied()))) {
       await this.d.onCacheRestored?.().catch((err: unknown) =>
         this.d.log.warn({ err }, 'could not rebuild the active alert set after the cache came back'),
       );
     }
     return changes;
+  }
+
+  /**
+   * True when the cache lost its keys since the marker was first set (a restart quicker than one
+   * probe interval looks "up" both times): the marker, a key without expiry, is gone then. The
+   * first setting only establishes it (the process rebuilt the set when it started).
+   */
+  private async cacheWasEmptied(): Promise<boolean> {
+    const created = await this.d.cache.setIfAbsent(CACHE_MARKER, '1').catch(() => null);
+    if (created === null) return false;
+    const emptied = created && this.markerSet;
+    this.markerSet = true;
+    return emptied;
   }
 
   private async announce(component: Component, up: boolean, reachable: Record<Component, boolean>): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * Executes one push batch: waves of `batchSize` servers, at most `concurrency` rsyncs at once,
- * the shared cancel flag checked before each server starts. Every server's result is written as
+ * the shared cancel flag (cache, then the batch row) checked before each server starts. Every server's result is written as
  * soon as it is known, so the stored batch is always the truth, even after a crash.
  *
  * rsync does not need the database: a write that meets a database outage (a restart, a failover)
@@ -95,9 +95,15 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   };
   const waitFor = (what: string) => ({ deadlineMs: DB_WAIT_MS, log: d.log, what: `${what} of batch ${p.batchId}` });
 
+  /** The cache's flag, else the batch row's copy (a cancel sent while the cache was down). */
   const isCancelled = async (): Promise<boolean> => {
     try {
-      return (await d.cache.get(`${CANCEL_KEY_PREFIX}${p.batchId}`)) !== null;
+      if ((await d.cache.get(`${CANCEL_KEY_PREFIX}${p.batchId}`)) !== null) return true;
+    } catch (err) {
+      d.log.warn({ batchId: p.batchId, err }, 'cancel flag unreadable in the cache; asking the database');
+    }
+    try {
+      return await d.repo.cancelRequested(p.batchId);
     } catch (err) {
       d.log.warn({ batchId: p.batchId, err }, 'cancel flag unreadable');
       return false;

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, PushBatchRow, PushResultRow } from '../../db/types.js';
 import type { BatchStatus, ResultStatus } from './push.schemas.js';
 
-export type NewBatch = Omit<PushBatchRow, 'finished_at' | 'lease_owner' | 'lease_expires_at'> & {
+export type NewBatch = Omit<PushBatchRow, 'finished_at' | 'lease_owner' | 'lease_expires_at' | 'cancel_requested_at'> & {
   lease_owner: string;
   lease_expires_at: string;
 };
@@ -65,6 +65,26 @@ export class PushRepository {
       if (isUniqueViolation(err)) return false;
       throw err;
     }
+  }
+
+  /** Records a cancel of a running batch; false when no running batch has that id. */
+  async requestCancel(batchId: string, at: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('push_batches')
+      .set({ cancel_requested_at: at })
+      .where('batch_id', '=', batchId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async cancelRequested(batchId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('push_batches')
+      .select('cancel_requested_at')
+      .where('batch_id', '=', batchId)
+      .executeTakeFirst();
+    return row?.cancel_requested_at != null;
   }
 
   async batchExists(batchId: string): Promise<boolean> {

@@ -162,14 +162,24 @@ export class PushService {
     return toPreview(row, mode, r.stats, r.stdout, req.verbose ?? false);
   }
 
-  /** Sets the shared flag; every worker's engine checks it before starting the next server. */
+  /**
+   * Sets the shared flag in the cache (every worker sees it at once) and on the batch's row (it
+   * survives a cache outage or a cache restarted empty); the engine checks both before starting
+   * the next server. Either store is enough, so a cancel of a running batch works while Redis is
+   * down; only when neither takes it is the answer an error (500 with that detail, no stack).
+   */
   async cancel(actor: Actor, batchId: string): Promise<{ cancelled: true; batch_id: string }> {
-    try {
-      await this.d.cache.set(`${CANCEL_KEY_PREFIX}${batchId}`, '1', CANCEL_TTL_SECONDS);
-    } catch (err) {
-      this.d.log.error({ batchId, err }, 'cancel flag not stored');
+    const [inCache, inDb] = await Promise.allSettled([
+      this.d.cache.set(`${CANCEL_KEY_PREFIX}${batchId}`, '1', CANCEL_TTL_SECONDS),
+      this.d.repo.requestCancel(batchId, nowIso()),
+    ]);
+    // The row only takes a cancel of a running batch; a cancel sent ahead of its batch needs the cache.
+    const onRow = inDb.status === 'fulfilled' && inDb.value;
+    if (inCache.status === 'rejected' && !onRow) {
+      this.d.log.error({ batchId, err: inCache.reason, dbErr: inDb.status === 'rejected' ? inDb.reason : undefined }, 'cancel flag not stored');
       throw new InternalError('The cancel flag could not be stored');
     }
+    if (inCache.status === 'rejected') this.d.log.warn({ batchId, err: inCache.reason }, 'cancel flag kept in the database only (cache unavailable)');
     await this.d.audit.record(actor, 'sync_cancel', { type: 'batch', id: batchId });
     return { cancelled: true, batch_id: batchId };
   }

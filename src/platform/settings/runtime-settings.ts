@@ -2,13 +2,21 @@
  * The running configuration: every stored setting held in memory, updated at once on a write
  * and re-read by every other worker when the change is announced on the cache channel. Only the
  * key travels over the cache, so secrets never pass through Redis in the clear.
+ *
+ * An announcement can be lost: published while Redis was down, or while this worker's pub/sub
+ * connection was. So every worker re-reads all settings from the database (the truth) when its
+ * pub/sub connection comes back, and every RESYNC_INTERVAL_MS anyway: workers converge after an
+ * outage within a second of Redis returning, and after any other lost message within that period.
  */
 import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import { subscribeDurably } from '../../adapters/cache/durable-subscription.js';
 import type { Logger } from '../../core/logger.js';
+import { every, type Periodic } from '../../core/periodic.js';
 import type { SettingsRepository } from './settings.repository.js';
 
 export const SETTINGS_CHANNEL = 'settings:changed';
+/** Backstop for an announcement lost without a reconnect (the writer's own connection was down). */
+export const RESYNC_INTERVAL_MS = 30_000;
 
 type Listener = (key: string, value: string | null) => void;
 
@@ -22,6 +30,8 @@ export class RuntimeSettings {
   private readonly rereads = new Map<string, Promise<void>>();
   private loadedAt = 0;
   private unsubscribe: Unsubscribe | null = null;
+  private offReconnect: (() => void) | null = null;
+  private resyncLoop: Periodic | null = null;
   private readonly origin = Math.random().toString(36).slice(2);
   /** Remote changes are applied one at a time, so a slow re-read can never overwrite a newer one. */
   private remoteQueue: Promise<void> = Promise.resolve();
@@ -44,16 +54,65 @@ export class RuntimeSettings {
     this.loadedAt = Date.now();
   }
 
-  /** Follows changes made by other workers. */
-  async start(): Promise<void> {
+  /** Follows changes made by other workers, and catches up on those it may have missed. */
+  async start(resyncEveryMs = RESYNC_INTERVAL_MS): Promise<void> {
+    this.offReconnect = this.cache.onReconnect?.(() => {
+      this.log.info({}, 'cache pub/sub reconnected; re-reading settings');
+      void this.resync();
+    }) ?? null;
     this.unsubscribe = await subscribeDurably(this.cache, SETTINGS_CHANNEL, (msg) => {
       this.remoteQueue = this.remoteQueue.then(() => this.onRemoteChange(msg));
     }, this.log);
+    this.resyncLoop = every(resyncEveryMs, () => this.resync(), () => {});
   }
 
   async stop(): Promise<void> {
+    this.offReconnect?.();
+    this.offReconnect = null;
+    await this.resyncLoop?.stop();
+    this.resyncLoop = null;
     await this.unsubscribe?.();
     this.unsubscribe = null;
+  }
+
+  /**
+   * Re-reads every setting and applies (and tells listeners of) each one that differs. Queued
+   * with remote changes; a key this worker wrote or re-read after the read began keeps its newer
+   * copy. Resolves to the keys that changed; a database failure leaves the copy in memory.
+   */
+  resync(): Promise<string[]> {
+    const run = async (): Promise<string[]> => {
+      const startedAt = Date.now();
+      let rows: Awaited<ReturnType<SettingsRepository['all']>>;
+      try {
+        rows = await this.repo.all();
+      } catch (err) {
+        this.log.warn({ err }, 'could not re-read settings; keeping the copy in memory');
+        return [];
+      }
+      const fresher = (key: string) => (this.readAt.get(key) ?? 0) >= startedAt;
+      const changed: string[] = [];
+      const seen = new Set<string>();
+      for (const r of rows) {
+        seen.add(r.key);
+        if (fresher(r.key)) continue;
+        if (this.values.has(r.key) && r.value === this.values.get(r.key) && r.updated_at === this.stamps.get(r.key)) continue;
+        this.apply(r.key, r.value, r.updated_at);
+        changed.push(r.key);
+      }
+      for (const key of [...this.values.keys()]) {
+        if (seen.has(key) || fresher(key)) continue;
+        this.values.delete(key);
+        this.stamps.delete(key);
+        this.emit(key, null);
+        changed.push(key);
+      }
+      if (changed.length) this.log.info({ keys: changed }, 'settings caught up with changes missed from other workers');
+      return changed;
+    };
+    const done = this.remoteQueue.then(run);
+    this.remoteQueue = done.then(() => undefined);
+    return done;
   }
 
   get(key: string): string | null {
@@ -121,6 +180,7 @@ export class RuntimeSettings {
 
   async delete(key: string): Promise<void> {
     await this.repo.delete(key);
+    this.readAt.set(key, Date.now());
     this.values.delete(key);
     this.stamps.delete(key);
     this.emit(key, null);

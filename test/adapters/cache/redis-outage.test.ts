@@ -103,7 +103,7 @@ describe.runIf(redisUrl)('RedisCache when Redis is unreachable', () => {
     expect(escaped).toEqual([]);
   });
 
-  it('recovers after an outage and keeps its subscriptions', async () => {
+  it('recovers after an outage, keeps its subscriptions and signals the reconnect (what was published meanwhile is lost)', async () => {
     const target = new URL(redisUrl!);
     const proxy = await startProxy(target);
     const proxied = new URL(redisUrl!);
@@ -118,9 +118,12 @@ describe.runIf(redisUrl)('RedisCache when Redis is unreachable', () => {
     let restarted: Awaited<ReturnType<typeof startProxy>> | null = null;
     try {
       const got: string[] = [];
+      let reconnects = 0;
+      cache.onReconnect(() => reconnects++);
       await cache.subscribe('events', (m) => got.push(m));
       await publisher.publish('events', 'before');
       await waitFor(async () => got.includes('before'), 1_000);
+      expect(reconnects).toBe(0);
 
       await proxy.stop();
       const rejected = (): Promise<boolean> =>
@@ -131,6 +134,8 @@ describe.runIf(redisUrl)('RedisCache when Redis is unreachable', () => {
       await waitFor(rejected, 2_000);
       await sleep(300);
 
+      // Published while the subscriber is away: lost for good, hence the reconnect signal.
+      await publisher.publish('events', 'missed');
       restarted = await startProxy(target, proxy.port);
       await waitFor(async () => {
         await publisher.publish('events', 'after');
@@ -138,6 +143,9 @@ describe.runIf(redisUrl)('RedisCache when Redis is unreachable', () => {
       }, 4_000);
       await expect(cache.ping()).resolves.toBeUndefined();
       expect(logger.info).toHaveBeenCalledWith(expect.anything(), 'Redis connection restored');
+      expect(got).not.toContain('missed');
+      // Once per reconnect of the pub/sub connection, never for the first connect.
+      expect(reconnects).toBe(1);
     } finally {
       await Promise.all([cache.close(), publisher.close()]);
       await (restarted ?? proxy).stop().catch(() => {});

@@ -53,6 +53,20 @@ describe.each(backends())('active alerts on %s + %s cache', (db, cache) => {
     expect((await stats(b)).active).toBe(0);
   });
 
+  it('a breach still going on when the cache comes back empty is not opened (or notified) again, and still recovers', async () => {
+    const a = await app({ db, cache, env: offlineEnv() });
+    const s = await monitoredServer(a, 'restarted-under');
+    await heartbeat(a, s.token, { cpu: 99 });
+    // A Redis restart without persistence, before any rebuild: the next reading meets an empty set.
+    await a.app.services.cache.del(ACTIVE_SET);
+    await heartbeat(a, s.token, { cpu: 99 });
+    await heartbeat(a, s.token, { cpu: 99 });
+    expect(await countRows(a, s.id, '&type=cpu')).toBe(1);
+    expect((await stats(a)).active).toBe(1);
+    await heartbeat(a, s.token, { cpu: 5 });
+    expect((await history(a, `server_id=${s.id}&type=cpu`)).items.map((i) => i.is_recovery)).toEqual([true, false]);
+  });
+
   it('alerts of a deleted server leave the live set (they could never recover)', async () => {
     const a = await app({ db, cache, env: offlineEnv() });
     const kept = await monitoredServer(a, 'kept');

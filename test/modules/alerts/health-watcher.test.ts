@@ -83,6 +83,28 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
     expect(sent.filter((x) => /Cache connection restored/.test(x))).toHaveLength(1);
   });
 
+  it('a cache emptied between two rounds (a restart quicker than a probe) rebuilds the active set', async () => {
+    const c = t.app.services;
+    let rebuilt = 0;
+    const watcher = new HealthWatcher({
+      pingDb: () => pingDatabase(c.db),
+      cache: c.cache,
+      notify: async () => true,
+      log: c.log,
+      systemName: () => 'fleet',
+      onCacheRestored: async () => rebuilt++,
+    });
+    await watcher.check();
+    await watcher.check();
+    expect(rebuilt).toBe(0);
+    // What a Redis restart without persistence does to every key.
+    await c.cache.del('health:cache-marker');
+    expect(await watcher.check()).toEqual([]);
+    expect(rebuilt).toBe(1);
+    await watcher.check();
+    expect(rebuilt).toBe(1);
+  });
+
   it('with several workers, a cache outage is notified once: the claim is taken in the database', async () => {
     const c = t.app.services;
     const claims = new NoticeClaimsRepository(c.db);

@@ -237,6 +237,32 @@ describe.each(dbKinds())('push engine on %s', (db) => {
     }
   });
 
+  it('cancel while the cache is down: kept on the batch row, the running batch still stops', async () => {
+    const cache = t.app.services.cache;
+    const { set, get } = cache;
+    cache.set = () => Promise.reject(new Error('cache down'));
+    cache.get = () => Promise.reject(new Error('cache down'));
+    const down = `down_${randomUUID().slice(0, 8)}`;
+    let cancel: Promise<{ statusCode: number }> | undefined;
+    const stop = t.app.services.events.on((e) => {
+      if (e.type === 'push_progress' && e.batch_id === down && e.status === 'running') {
+        cancel ??= call('POST', '/api/sync/cancel', { batch_id: down });
+      }
+    });
+    fs.mkdirSync(dirs[0], { recursive: true });
+    fs.writeFileSync(path.join(dirs[0], 'a.txt'), 'changed again so that there is work\n');
+    try {
+      const b = (await push({ server_ids: ids, batch_id: down, concurrency: 1 })).json();
+      expect((await cancel)?.statusCode).toBe(200);
+      expect(b.results.map((r: { status: string }) => r.status)).toEqual(['success', 'skipped', 'skipped']);
+      expect(b.status).toBe('cancelled');
+    } finally {
+      stop();
+      cache.set = set;
+      cache.get = get;
+    }
+  });
+
   it('preview: a dry run with statistics that changes nothing', async () => {
     const dest = remoteDir(shared, 'preview');
     cleanup.push(dest);
