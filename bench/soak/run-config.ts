@@ -44,12 +44,12 @@ function httpPids(svc: SoakService, workers: number): number[] {
 }
 
 async function sampleOnce(svc: SoakService, client: SoakClient, cfg: SoakConfig, t: number): Promise<Sample[]> {
+  // /proc first: the scrapes' own connections are then long closed, not counted among the descriptors.
+  const procs = svc.pids().map((pid) => ({ pid, proc: readProc(pid) }));
   const token = await client.adminToken();
-  const http = httpPids(svc, cfg.workers);
-  const scraped = await scrapeEach(svc.url, token, svc.port, http).catch(() => new Map<number, Map<string, number>>());
+  const scraped = await scrapeEach(svc.url, token, svc.port, httpPids(svc, cfg.workers)).catch(() => new Map<number, Map<string, number>>());
   const out: Sample[] = [];
-  for (const pid of svc.pids()) {
-    const proc = readProc(pid);
+  for (const { pid, proc } of procs) {
     if (!proc) continue;
     const m = scraped.get(pid);
     out.push({
