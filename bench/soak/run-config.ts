@@ -114,8 +114,9 @@ export async function runConfig(cfg: SoakConfig, o: SoakOptions) {
       { name: 'every push accounted for', pass: pushes.problems.length === 0 && pushes.started > 0, detail: pushes.problems.slice(0, 5).join('; ') || `${pushes.started} batches, all final, counts agree` },
       {
         name: 'every heartbeat counted',
-        pass: heartbeatsCounted === heartbeatsOk && load.heartbeatsLate === 0,
-        detail: `${heartbeatsOk} answered 200, /metrics counted ${heartbeatsCounted ?? 'unknown'}, ${load.heartbeatsLate} not sent (backlog)`,
+        // Heartbeats not sent because too many were waiting say the machine is saturated, not that the service lost any.
+        pass: heartbeatsCounted === heartbeatsOk,
+        detail: `${heartbeatsOk} answered 200, /metrics counted ${heartbeatsCounted ?? 'unknown'}; ${load.heartbeatsLate} not sent (backlog)`,
       },
       { name: 'every request answered as expected', pass: requestsFailed === 0, detail: `${requestsFailed} failed` },
       { name: 'no service process restarted', pass: !restarted, detail: `${startedPids.join(',')} → ${endPids.join(',')}` },
