@@ -64,6 +64,8 @@ function table(r: ConfigResult): string {
     const heap = g.metrics_heap_used ? ` heap ${pct(g.metrics_heap_used.growth)}` : '';
     lines.push(`  pid ${String(g.pid).padEnd(8)} rss ${rss.padEnd(34)} fds ${fds}${heap}`);
   }
+  const f = r.service_fds.fds;
+  if (f) lines.push(`  service fds ${f.from} → ${f.to} (${pct(f.growth)})`);
   const kinds = Object.entries(r.requests)
     .map(([k, v]) => `${k} ${v.ok}${v.failed ? `/${v.failed} failed` : ''} (p99 ${v.p99_ms} ms)`)
     .join(', ');

@@ -1,7 +1,11 @@
 /**
- * The soak's verdicts. Growth: per process, after the warm-up, the median of the last quarter of
- * the samples against the median of the first quarter (at least 3 samples each): one sample
- * taken while a push's rsync pipes are open, or just before a major GC, moves neither median.
+ * The soak's verdicts. Growth: after the warm-up, the median of the last quarter of the samples
+ * against the median of the first quarter (at least 3 samples each): one sample taken while a
+ * push's rsync pipes are open, or just before a major GC, moves neither median. RSS is judged per
+ * process (each has its own heap); descriptors for the service as a whole (all its processes
+ * summed), because which cluster worker holds a client connection or a pooled SSH connection
+ * (closed after 60 s idle) is the load balancer's choice: one worker's count swings by several
+ * descriptors while the service's total stays put.
  */
 import { median, round } from '../lib.js';
 import type { SoakClient } from './client.js';
@@ -62,16 +66,39 @@ export function growthByProcess(samples: Sample[], warmupS: number): ProcessGrow
   });
 }
 
-/** The asserted growth figures (RSS and descriptors, from /proc and from /metrics) over the limit. */
-export function growthFailures(g: ProcessGrowth[]): string[] {
+export interface ServiceFds {
+  /** All the service's processes, from /proc. */
+  fds: Growth | null;
+  /** The HTTP processes' own `fleet_process_open_fds`, at the samples where every one was reached. */
+  metrics_fds: Growth | null;
+}
+
+export function serviceFds(samples: Sample[], warmupS: number): ServiceFds {
+  const byT = new Map<number, Sample[]>();
+  for (const s of samples.filter((x) => x.t >= warmupS)) byT.set(s.t, [...(byT.get(s.t) ?? []), s]);
+  const rounds = [...byT.values()];
+  const served = Math.max(0, ...rounds.map((r) => r.filter((s) => s.metrics).length));
+  return {
+    fds: growthOf(rounds.map((r) => r.reduce((n, s) => n + s.fds, 0))),
+    metrics_fds: growthOf(
+      rounds.filter((r) => r.filter((s) => s.metrics).length === served).map((r) => r.reduce((n, s) => n + (s.metrics?.fds ?? 0), 0)),
+    ),
+  };
+}
+
+/** The asserted growth figures over the limit: RSS per process, descriptors of the whole service (each from /proc and /metrics). */
+export function growthFailures(g: ProcessGrowth[], fds: ServiceFds): string[] {
   const out: string[] = [];
+  const over = (what: string, v: Growth | null) => {
+    if (v && v.growth > MAX_GROWTH) out.push(`${what} grew ${round(v.growth * 100, 1)} % (${v.from} → ${v.to})`);
+  };
   for (const p of g) {
-    for (const k of ['rss', 'fds', 'metrics_rss', 'metrics_fds'] as const) {
-      const v = p[k];
-      if (v && v.growth > MAX_GROWTH) out.push(`pid ${p.pid} ${k} grew ${round(v.growth * 100, 1)} % (${v.from} → ${v.to})`);
-    }
+    over(`pid ${p.pid} rss`, p.rss);
+    over(`pid ${p.pid} metrics_rss`, p.metrics_rss);
     if (!p.rss) out.push(`pid ${p.pid}: too few samples after the warm-up`);
   }
+  over('service fds', fds.fds);
+  over('service metrics_fds', fds.metrics_fds);
   return out;
 }
 

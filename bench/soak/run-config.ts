@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { round } from '../lib.js';
-import { accountPushes, growthByProcess, growthFailures, type PushAccount, type Sample } from './checks.js';
+import { accountPushes, growthByProcess, growthFailures, serviceFds, type PushAccount, type Sample } from './checks.js';
 import { SoakClient } from './client.js';
 import { createAgents, createPushFleet } from './fleet.js';
 import { Load } from './load.js';
@@ -105,11 +105,12 @@ export async function runConfig(cfg: SoakConfig, o: SoakOptions) {
 
     const warmupS = o.durationS * WARMUP_SHARE;
     const growth = growthByProcess(samples, warmupS);
-    const grew = growthFailures(growth);
+    const fds = serviceFds(samples, warmupS);
+    const grew = growthFailures(growth, fds);
     const restarted = JSON.stringify(startedPids) !== JSON.stringify(endPids);
     const requestsFailed = client.tally.totalFailed();
     const goals: Goal[] = [
-      { name: 'rss and fds growth <= 10 % after warm-up', pass: grew.length === 0, detail: grew.join('; ') || 'ok' },
+      { name: 'rss (per process) and fds (service) growth <= 10 % after warm-up', pass: grew.length === 0, detail: grew.join('; ') || 'ok' },
       { name: 'no error-level log line', pass: svc.log.errorLines === 0, detail: svc.log.firstErrors.slice(0, 3).join(' | ') || 'none' },
       { name: 'every push accounted for', pass: pushes.problems.length === 0 && pushes.started > 0, detail: pushes.problems.slice(0, 5).join('; ') || `${pushes.started} batches, all final, counts agree` },
       {
@@ -133,6 +134,7 @@ export async function runConfig(cfg: SoakConfig, o: SoakOptions) {
       heartbeat_interval_s: o.heartbeatIntervalS,
       sshd_targets: o.targets,
       growth,
+      service_fds: fds,
       pushes,
       heartbeats: { answered: heartbeatsOk, counted_by_metrics: heartbeatsCounted, late: load.heartbeatsLate },
       requests: client.tally.summary(),

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { growthByProcess, growthFailures, type Sample } from '../../bench/soak/checks.js';
+import { growthByProcess, growthFailures, serviceFds, type Sample } from '../../bench/soak/checks.js';
 import { parseMetrics, readProc, scrape, sumOf } from '../../bench/soak/probe.js';
 
 const TEXT = [
@@ -31,14 +31,30 @@ describe('soak growth', () => {
   it('one high sample (a major GC pending, a push running) is not growth', () => {
     const g = growthByProcess(series([100, 101, 99, 100, 160, 100, 101, 99, 100, 100, 101, 100]), 0);
     expect(g[0].rss?.growth).toBeLessThan(0.05);
-    expect(growthFailures(g)).toEqual([]);
+    expect(growthFailures(g, serviceFds(series([1]), 0))).toEqual([]);
   });
 
   it('a steady climb after the warm-up fails, and the warm-up itself is not counted', () => {
     const climbing = series([50, 80, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136], 7);
     const g = growthByProcess(climbing, 20);
     expect(g[0].rss?.from).toBe(104);
-    expect(growthFailures(g)).toEqual([expect.stringContaining('pid 7 rss grew')]);
+    expect(growthFailures(g, serviceFds(climbing, 20))).toEqual([expect.stringContaining('pid 7 rss grew')]);
+  });
+
+  it('descriptors moving between cluster workers are not growth; the service leaking them is', () => {
+    // Two workers of a cluster (the figures of a quick soak): a pooled SSH connection closes on one
+    // and opens on the other as pushes land on either.
+    const a = [31, 31, 31, 30, 35, 36, 36, 36, 35, 35];
+    const b = [56, 56, 54, 45, 47, 49, 49, 47, 44, 42];
+    const both = (fa: number[], fb: number[]): Sample[] =>
+      fa.flatMap((n, i) => [
+        { t: i * 10, pid: 1, rss: 100, fds: n },
+        { t: i * 10, pid: 2, rss: 100, fds: fb[i] },
+      ]);
+    const moving = both(a, b);
+    expect(growthFailures(growthByProcess(moving, 0), serviceFds(moving, 0))).toEqual([]);
+    const leaking = both(a.map((n, i) => n + i * 4), b);
+    expect(growthFailures(growthByProcess(leaking, 0), serviceFds(leaking, 0))).toEqual([expect.stringContaining('service fds grew')]);
   });
 });
 
