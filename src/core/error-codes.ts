@@ -171,6 +171,9 @@ export const ERROR_CODES = {
 
   // Console II — credentials, administrators and audit.
   audit_entry_not_found: 'No audit log entry with that id',
+
+  // PostgreSQL faults (issue 27).
+  database_unavailable: 'The database cannot be reached right now (restart, failover, network); nothing was stored: retry after Retry-After',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -2,7 +2,8 @@
  * The one mapper from errors to HTTP: every answer is `{ detail, code }` with a code from the
  * catalogue (`core/error-codes.ts`). Domain errors keep their status, message and code, schema
  * failures become 422 `{detail, code, errors}`, Fastify's own client errors keep their 4xx, a
- * value the database refuses (out of range, bytes it cannot store) is a 400, and anything else
+ * value the database refuses (out of range, bytes it cannot store) is a 400, a database that cannot
+ * be reached (connection refused or cut) is a 503 `database_unavailable`, and anything else
  * is a bare 500 — the stack and message stay in the log.
  */
 import type { ConsoleFallback } from './console-static.js';
@@ -11,6 +12,10 @@ import { DomainError, UnprocessableError } from '../core/errors.js';
 import type { ErrorCode } from '../core/error-codes.js';
 import { DecryptionError } from '../core/crypto.js';
 import { isValueRejected } from '../db/errors.js';
+import { isTransientDbError } from '../db/transient.js';
+
+/** Seconds a client is told to wait when the database is away: a PostgreSQL restart takes a few. */
+export const DB_UNAVAILABLE_RETRY_AFTER_S = 5;
 
 interface ValidationIssue {
   instancePath?: string;
@@ -90,6 +95,15 @@ export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFall
       // The database's own message quotes the value and the SQL; it stays in the log.
       req.log.warn({ err }, 'value refused by the database');
       return reply.code(400).send({ detail: 'A value in the request cannot be stored or looked up', code: 'value_out_of_range' });
+    }
+    if (isTransientDbError(err)) {
+      // "Not now" rather than "no": the request did not happen and may be repeated as it is (an
+      // agent resends its heartbeat). A 500 would read as a bug, and its stack stays in the log.
+      req.log.warn({ err: err.message }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('Retry-After', String(DB_UNAVAILABLE_RETRY_AFTER_S))
+        .send({ detail: 'The database is unavailable; retry shortly', code: 'database_unavailable' });
     }
     const known = err.code ? CLIENT_MESSAGES[err.code] : undefined;
     if (known) return reply.code(known[0]).send({ detail: known[1], code: known[2] });
