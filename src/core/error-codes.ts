@@ -174,6 +174,9 @@ export const ERROR_CODES = {
 
   // Disk full and backups (issue 27).
   insufficient_storage: "507: this host's disk (staging area or data directory) is full or over quota; nothing was kept, free space and retry",
+
+  // PostgreSQL faults (issue 27).
+  database_unavailable: 'The database cannot be reached right now (restart, failover, network); nothing was stored: retry after Retry-After',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -73,8 +73,13 @@ export function createDatabase(url: string, opts: PoolOptions = {}): DatabaseHan
   }
   const max = Math.max(1, (opts.poolSize ?? 10) + (opts.maxOverflow ?? 20));
   const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, idleTimeoutMillis: 30_000 });
-  // A dropped connection must not crash the process; the next query reports the failure.
+  // A dropped connection must not crash the process; the next query reports the failure. The
+  // pool listens for errors of idle clients only: a client checked out when its connection drops
+  // (between two statements of a transaction, or before its release) emits 'error' with no
+  // listener, an uncaught exception that would end the service on every PostgreSQL restart. Its
+  // query, if any, is rejected with the same error, so the listener has nothing left to do.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect, destroy: () => db.destroy() };
 }

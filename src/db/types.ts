@@ -142,6 +142,8 @@ export interface SchedulesTable {
   long_task: number;
   last_run_at: string | null;
   created_at: string;
+  /** The token of the claim that took the latest slot (migration 20261126T1802). */
+  claim_token: string | null;
 }
 
 /** One firing of a schedule (see migration 20261126T1702-schedule-runs). */

@@ -2,8 +2,9 @@
  * The one mapper from errors to HTTP: every answer is `{ detail, code }` with a code from the
  * catalogue (`core/error-codes.ts`). Domain errors keep their status, message and code, schema
  * failures become 422 `{detail, code, errors}`, Fastify's own client errors keep their 4xx, a
- * value the database refuses (out of range, bytes it cannot store) is a 400, and anything else
- * a full local disk (ENOSPC, EDQUOT) is a 507, and anything else
+ * value the database refuses (out of range, bytes it cannot store) is a 400, a database that cannot
+ * be reached (connection refused or cut) is a 503 `database_unavailable`, a full local disk
+ * (ENOSPC, EDQUOT) is a 507, and anything else
  * is a bare 500 — the stack and message stay in the log.
  */
 import type { ConsoleFallback } from './console-static.js';
@@ -12,6 +13,10 @@ import { DomainError, InsufficientStorageError, isStorageFull, UnprocessableErro
 import type { ErrorCode } from '../core/error-codes.js';
 import { DecryptionError } from '../core/crypto.js';
 import { isValueRejected } from '../db/errors.js';
+import { isTransientDbError } from '../db/transient.js';
+
+/** Seconds a client is told to wait when the database is away: a PostgreSQL restart takes a few. */
+export const DB_UNAVAILABLE_RETRY_AFTER_S = 5;
 
 interface ValidationIssue {
   instancePath?: string;
@@ -98,6 +103,15 @@ export function installErrorHandling(app: FastifyInstance, fallback: ConsoleFall
       req.log.warn({ err: err.message }, 'local disk full');
       const full = new InsufficientStorageError();
       return reply.code(full.statusCode).send({ detail: full.message, code: full.code });
+    }
+    if (isTransientDbError(err)) {
+      // "Not now" rather than "no": the request did not happen and may be repeated as it is (an
+      // agent resends its heartbeat). A 500 would read as a bug, and its stack stays in the log.
+      req.log.warn({ err: err.message }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('Retry-After', String(DB_UNAVAILABLE_RETRY_AFTER_S))
+        .send({ detail: 'The database is unavailable; retry shortly', code: 'database_unavailable' });
     }
     const known = err.code ? CLIENT_MESSAGES[err.code] : undefined;
     if (known) return reply.code(known[0]).send({ detail: known[1], code: known[2] });

@@ -11,6 +11,12 @@ export interface MemoryCacheOptions {
   logger?: Pick<CacheLogger, 'error'>;
   /** How often expired keys are purged even if nobody reads them; default 30 s. */
   sweepIntervalMs?: number;
+  /**
+   * The clock TTLs are measured on, in ms. Monotonic by default (performance.now): a TTL is a
+   * duration, so a wall-clock jump must neither stretch it (a login lockout extended by an hour
+   * when the clock is set back) nor cut it short.
+   */
+  clock?: () => number;
 }
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
@@ -27,9 +33,11 @@ export class MemoryCache implements Cache {
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly logger?: Pick<CacheLogger, 'error'>;
   private closed = false;
+  private readonly clock: () => number;
 
   constructor(opts: MemoryCacheOptions = {}) {
     this.logger = opts.logger;
+    this.clock = opts.clock ?? (() => performance.now());
     this.sweepTimer = setInterval(() => this.sweep(), opts.sweepIntervalMs ?? 30_000);
     // The sweep is housekeeping only; it must never keep the process alive.
     this.sweepTimer.unref();
@@ -61,7 +69,7 @@ export class MemoryCache implements Cache {
     const entry = this.live(key);
     if (!entry) return -2;
     if (entry.expiresAt === null) return -1;
-    return Math.ceil((entry.expiresAt - Date.now()) / 1000);
+    return Math.ceil((entry.expiresAt - this.clock()) / 1000);
   }
 
   async incr(key: string, ttlSeconds?: number, opts: { refreshTtl?: boolean } = {}): Promise<number> {
@@ -151,7 +159,7 @@ export class MemoryCache implements Cache {
     const key = lockKey(name);
     if (this.live(key)) return null;
     const token = randomUUID();
-    this.entries.set(key, { type: 'string', value: token, expiresAt: Date.now() + ttlMs });
+    this.entries.set(key, { type: 'string', value: token, expiresAt: this.clock() + ttlMs });
     return token;
   }
 
@@ -179,7 +187,7 @@ export class MemoryCache implements Cache {
   }
 
   private expiry(ms: number): number | null {
-    return ms > 0 ? Date.now() + ms : null;
+    return ms > 0 ? this.clock() + ms : null;
   }
 
   /** The entry if it exists and has not expired; expired entries are dropped on read. */
@@ -187,7 +195,7 @@ export class MemoryCache implements Cache {
     this.assertOpen();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt !== null && entry.expiresAt <= this.clock()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -207,7 +215,7 @@ export class MemoryCache implements Cache {
   }
 
   private sweep(): void {
-    const now = Date.now();
+    const now = this.clock();
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt !== null && entry.expiresAt <= now) this.entries.delete(key);
     }

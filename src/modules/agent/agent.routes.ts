@@ -34,7 +34,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agent: AgentService }> = a
         tags,
         security: [],
         body: HeartbeatBody,
-        response: { 200: HeartbeatOk, 401: ErrorResponse, 422: ValidationError },
+        response: { 200: HeartbeatOk, 401: ErrorResponse, 422: ValidationError, 503: ErrorResponse },
       },
     },
     async (req) => {

@@ -27,7 +27,15 @@ export class TokenService {
   private readonly key: KeyObject;
   private readonly verified = new Map<string, { claims: TokenClaims; exp: number }>();
 
-  constructor(secret: string) {
+  /**
+   * `now` is the wall clock (ms since the epoch) that issues and checks expiries. It is the wall
+   * clock on purpose: `exp` is an instant every worker must agree on, so a clock set forward
+   * expires tokens at once, as it should.
+   */
+  constructor(
+    secret: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
@@ -40,7 +48,7 @@ export class TokenService {
     return new SignJWT({ username: admin.username, token_version: admin.token_version, typ: type, ...(extra.fam ? { fam: extra.fam } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(admin.id))
-      .setIssuedAt()
+      .setIssuedAt(Math.floor(this.now() / 1000))
       .setJti(extra.jti ?? crypto.randomUUID())
       .setExpirationTime(expiresAt)
       .sign(this.key);
@@ -55,7 +63,7 @@ export class TokenService {
     admin: { id: number; username: string; token_version: number },
     session?: { family: string; refreshJti: string; endsAt: number },
   ): Promise<TokenPair> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     const refreshExp = Math.min(now + REFRESH_TTL_S, session?.endsAt ?? Number.POSITIVE_INFINITY);
     const [access, refresh] = await Promise.all([
       this.sign(admin, 'access', now + ACCESS_TTL_S),
@@ -71,9 +79,9 @@ export class TokenService {
    */
   async verify(token: string, type: 'access' | 'refresh'): Promise<TokenClaims | null> {
     const hit = this.verified.get(token);
-    if (hit && hit.exp * 1000 > Date.now()) return hit.claims.type === type ? hit.claims : null;
+    if (hit && hit.exp * 1000 > this.now()) return hit.claims.type === type ? hit.claims : null;
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: new Date(this.now()) });
       const adminId = Number(payload.sub);
       // Earlier builds named the claim `tv`; their refresh tokens stay valid across an upgrade.
       const tokenVersion = payload.token_version ?? payload.tv;

@@ -37,8 +37,13 @@ function cronOf(expr: string | null): Cron | null {
 const usesFireAt = (s: Timing) => s.run_mode !== 'cron' && s.fire_at !== null;
 const later = (a: string | null, b: string) => (a !== null && a > b ? a : b);
 
-/** The slot a schedule owes a run for at `now`, or null when nothing is due. */
-export function dueSlot(s: Timing, now: Date): Date | null {
+/**
+ * The slot a schedule owes a run for at `now`, or null when nothing is due. `watchedSince` (the
+ * scheduler loop's previous pass) marks the slots the loop saw pass: one after it is owed however
+ * late it is now (the wall clock jumped forward over it, or the database was away), so only a
+ * slot that passed while nothing was watching is skipped after the grace.
+ */
+export function dueSlot(s: Timing, now: Date, watchedSince: Date | null = null): Date | null {
   if (!s.enabled) return null;
   if (usesFireAt(s)) {
     const at = new Date(s.fire_at!);
@@ -52,6 +57,7 @@ export function dueSlot(s: Timing, now: Date): Date | null {
   // previousRuns is strictly before its argument; a match at exactly `now` counts too.
   const latest = cron.previousRuns(1, new Date(now.getTime() + 1))[0] ?? first;
   const slot = latest > first ? latest : first;
+  if (watchedSince !== null && slot > watchedSince) return slot;
   return now.getTime() - slot.getTime() <= MISFIRE_GRACE_MS ? slot : null;
 }
 

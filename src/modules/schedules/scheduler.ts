@@ -2,7 +2,13 @@
  * Fires due schedules. Any number of workers may tick at once: a run happens only for the worker
  * whose claim of the slot updated the row (see SchedulesRepository.claim), so each due run
  * happens exactly once across the fleet of workers.
+ *
+ * The database may go away at any point (a PostgreSQL restart): a claim whose answer is lost is
+ * settled by reading its token back once the database answers (else the slot would be taken by
+ * nobody and silently skipped), and a run's start and end are written once it answers (else a
+ * run would stay `running` forever). The wall clock is `now` (injectable: it may jump).
  */
+import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../core/actor.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -11,7 +17,7 @@ import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/index.js';
 import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
-import { nowIso } from '../../core/time.js';
+import { isTransientDbError, untilDatabaseAnswers } from '../../db/transient.js';
 import { dueSlot } from './schedule-timing.js';
 import type { ScheduleRunPatch, ScheduleRunsRepository } from './schedule-runs.repository.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type SchedulesRepository } from './schedules.repository.js';
@@ -35,18 +41,38 @@ export interface SchedulerDeps {
   push: Pick<PushService, 'start'>;
   scripts: Pick<ScriptsService, 'get' | 'runOn'>;
   log: Logger;
+  /** The wall clock (ms since the epoch); Date.now unless a test drives it. */
+  now?: () => number;
 }
+
+/** How long a claim whose answer was lost waits for the database to say whose the slot is. */
+const CLAIM_SETTLE_MS = 60_000;
+/** How long a run waits for the database to record its start before it goes ahead unrecorded. */
+const RECORD_START_WAIT_MS = 60_000;
+/** How long a finished run waits for the database to record its end (it must not stay `running`). */
+const RECORD_END_WAIT_MS = 30 * 60_000;
 
 export class Scheduler {
   /** Schedules whose previous run is still going in this process: not claimed again meanwhile. */
   private readonly inflight = new Set<number>();
   private readonly running = new Set<Promise<unknown>>();
+  /** Aborted on stop: a run's record stops waiting for the database so shutdown is not held up. */
+  private readonly stopping = new AbortController();
+  /**
+   * The wall time of the loop's previous completed pass. A slot after it was passed while the
+   * loop was watching (the wall clock jumped forward over it, or the database was away), so it is
+   * owed however late; only slots that passed before it (service down) are subject to the grace.
+   */
+  private lastPass: Date | null = null;
+  private readonly clock: () => number;
 
-  constructor(private readonly d: SchedulerDeps) {}
+  constructor(private readonly d: SchedulerDeps) {
+    this.clock = d.now ?? Date.now;
+  }
 
   /** Claims and runs everything due at `now`, resolving when those runs have finished (tests use this). */
-  async runDue(now: Date = new Date()): Promise<ScheduleRunOutcome[]> {
-    const claimed = await this.claimDue(now);
+  async runDue(now: Date = new Date(this.clock())): Promise<ScheduleRunOutcome[]> {
+    const claimed = await this.claimDue(now, null);
     return Promise.all(claimed.map(({ row, slot }) => this.fire(row, slot)));
   }
 
@@ -55,31 +81,51 @@ export class Scheduler {
     const loop = every(
       intervalMs,
       async () => {
-        for (const { row, slot } of await this.claimDue(new Date())) {
+        const now = new Date(this.clock());
+        for (const { row, slot } of await this.claimDue(now, this.lastPass)) {
           const p = this.fire(row, slot).finally(() => this.running.delete(p));
           this.running.add(p);
         }
+        this.lastPass = now;
       },
       (err) => this.d.log.warn({ err }, 'scheduler tick failed'),
     );
     return async () => {
+      this.stopping.abort();
       await loop.stop();
       await Promise.allSettled([...this.running]);
     };
   }
 
-  private async claimDue(now: Date): Promise<Array<{ row: ScheduleRow; slot: Date }>> {
+  private async claimDue(now: Date, lastPass: Date | null): Promise<Array<{ row: ScheduleRow; slot: Date }>> {
     const claimed: Array<{ row: ScheduleRow; slot: Date }> = [];
     for (const row of await this.d.repo.listEnabled()) {
       if (this.inflight.has(row.id)) continue;
-      const slot = dueSlot(row, now);
+      const slot = dueSlot(row, now, lastPass);
       if (!slot) continue;
-      if (await this.d.repo.claim(row.id, slot.toISOString(), now.toISOString(), row.run_mode !== 'cron')) {
+      if (await this.claim(row, slot, now)) {
         this.inflight.add(row.id);
         claimed.push({ row, slot });
       }
     }
     return claimed;
+  }
+
+  /**
+   * One claim. When the database goes away mid-statement the UPDATE may have been applied with
+   * only its answer lost; the token it wrote says, once the database answers, whether the slot
+   * is ours (then we run it) or someone else's (then we do not).
+   */
+  private async claim(row: ScheduleRow, slot: Date, now: Date): Promise<boolean> {
+    const token = randomUUID();
+    try {
+      return await this.d.repo.claim(row.id, slot.toISOString(), now.toISOString(), row.run_mode !== 'cron', token);
+    } catch (err) {
+      if (!isTransientDbError(err)) throw err;
+      return untilDatabaseAnswers(() => this.d.repo.claimedWith(row.id, token), {
+        deadlineMs: CLAIM_SETTLE_MS, log: this.d.log, what: `claim of schedule ${row.id}`, signal: this.stopping.signal,
+      });
+    }
   }
 
   private async fire(row: ScheduleRow, slot: Date): Promise<ScheduleRunOutcome> {
@@ -131,7 +177,10 @@ export class Scheduler {
   /** The history is a record, not a precondition: a failure to write it never stops the run. */
   private async recordStart(row: ScheduleRow, slot: string): Promise<number | null> {
     try {
-      return await this.d.runs.start({ schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: nowIso(), status: 'running' });
+      const started = { schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: this.isoNow(), status: 'running' };
+      return await untilDatabaseAnswers(() => this.d.runs.start(started), {
+        deadlineMs: RECORD_START_WAIT_MS, log: this.d.log, what: `start of a run of schedule ${row.id}`, signal: this.stopping.signal,
+      });
     } catch (err) {
       this.d.log.warn({ scheduleId: row.id, err }, 'schedule run not recorded');
       return null;
@@ -140,6 +189,13 @@ export class Scheduler {
 
   private async recordEnd(id: number | null, patch: ScheduleRunPatch): Promise<void> {
     if (id === null) return;
-    await this.d.runs.finish(id, { ...patch, finished_at: nowIso() }).catch((err) => this.d.log.warn({ runId: id, err }, 'schedule run end not recorded'));
+    const end = { ...patch, finished_at: this.isoNow() };
+    await untilDatabaseAnswers(() => this.d.runs.finish(id, end), {
+      deadlineMs: RECORD_END_WAIT_MS, log: this.d.log, what: `end of schedule run ${id}`, signal: this.stopping.signal,
+    }).catch((err) => this.d.log.warn({ runId: id, err }, 'schedule run end not recorded'));
+  }
+
+  private isoNow(): string {
+    return new Date(this.clock()).toISOString();
   }
 }

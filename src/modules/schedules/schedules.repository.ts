@@ -48,16 +48,23 @@ export class SchedulesRepository {
   /**
    * Claims the run owed for `slot`: exactly one caller (of any worker) sees `true`. The row is
    * stamped with `now` (>= slot), so every later claim for the same slot matches no row. A once
-   * schedule is disabled in the same statement, so it can never run twice.
+   * schedule is disabled in the same statement, so it can never run twice. `token` (random, one
+   * per claim) is stored with it so a claim whose answer was lost can be settled by `claimedWith`.
    */
-  async claim(id: number, slot: string, now: string, disable: boolean): Promise<boolean> {
+  async claim(id: number, slot: string, now: string, disable: boolean, token: string): Promise<boolean> {
     const r = await this.db
       .updateTable('schedules')
-      .set(disable ? { last_run_at: now, enabled: 0 } : { last_run_at: now })
+      .set(disable ? { last_run_at: now, enabled: 0, claim_token: token } : { last_run_at: now, claim_token: token })
       .where('id', '=', id)
       .where('enabled', '=', 1)
       .where((eb) => eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<', slot)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** True when the schedule's latest claim is the one made with `token`. */
+  async claimedWith(id: number, token: string): Promise<boolean> {
+    const row = await this.db.selectFrom('schedules').select('claim_token').where('id', '=', id).executeTakeFirst();
+    return row?.claim_token === token;
   }
 }
