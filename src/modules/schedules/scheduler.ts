@@ -11,12 +11,16 @@ import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/index.js';
 import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
+import { randomUUID } from 'node:crypto';
 import { nowIso } from '../../core/time.js';
+import { leaseUntil } from '../../platform/leases.js';
 import { dueSlot } from './schedule-timing.js';
 import type { ScheduleRunPatch, ScheduleRunsRepository } from './schedule-runs.repository.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type SchedulesRepository } from './schedules.repository.js';
 
 export const SCHEDULER_ACTOR: Actor = { adminId: null, username: 'scheduler', ip: null };
+/** Why a run whose process died is failed (its push batch or script run is recovered on its own). */
+export const RUN_INTERRUPTED_ERROR = 'Interrupted: the service stopped while this run was going; it is not run again (see its push batch or script run for what was done)';
 
 export interface ScheduleRunOutcome {
   schedule_id: number;
@@ -35,6 +39,8 @@ export interface SchedulerDeps {
   push: Pick<PushService, 'start'>;
   scripts: Pick<ScriptsService, 'get' | 'runOn'>;
   log: Logger;
+  /** This process's lease identity: a running run's row names it until the run ends. */
+  owner: string;
 }
 
 export class Scheduler {
@@ -82,9 +88,24 @@ export class Scheduler {
     return claimed;
   }
 
+  /** Keeps the leases of the runs this process is running. */
+  renewLeases(): Promise<void> {
+    return this.d.runs.renewLeases(this.d.owner, leaseUntil());
+  }
+
+  /** Fails runs whose process stopped renewing them (a crash): they would stay `running` forever. */
+  async recoverExpired(now = Date.now()): Promise<number[]> {
+    const ids = await this.d.runs.failExpired(new Date(now).toISOString(), RUN_INTERRUPTED_ERROR);
+    if (ids.length) this.d.log.warn({ scheduleRuns: ids }, 'schedule runs whose process stopped marked as interrupted');
+    return ids;
+  }
+
   private async fire(row: ScheduleRow, slot: Date): Promise<ScheduleRunOutcome> {
     const base = { schedule_id: row.id, schedule_type: row.schedule_type, slot: slot.toISOString() };
-    const runRow = await this.recordStart(row, base.slot);
+    // A push's batch id is chosen here and recorded with the run's start, so a run interrupted by
+    // a crash still names the batch (whose recovery made retry jobs for what it did not finish).
+    const batchId = row.schedule_type === 'script' ? null : randomUUID();
+    const runRow = await this.recordStart(row, base.slot, batchId);
     let outcome: ScheduleRunOutcome;
     let record: ScheduleRunPatch;
     try {
@@ -109,6 +130,7 @@ export class Scheduler {
           source_path: row.source_path ?? '',
           target_path: row.target_path,
           sync_mode: row.sync_mode as SyncMode,
+          batch_id: batchId ?? undefined,
         });
         const batch = out.async ? null : out.batch;
         outcome = { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
@@ -129,9 +151,12 @@ export class Scheduler {
   }
 
   /** The history is a record, not a precondition: a failure to write it never stops the run. */
-  private async recordStart(row: ScheduleRow, slot: string): Promise<number | null> {
+  private async recordStart(row: ScheduleRow, slot: string, batchId: string | null): Promise<number | null> {
     try {
-      return await this.d.runs.start({ schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: nowIso(), status: 'running' });
+      return await this.d.runs.start({
+        schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: nowIso(), status: 'running', batch_id: batchId,
+        lease_owner: this.d.owner, lease_expires_at: leaseUntil(),
+      });
     } catch (err) {
       this.d.log.warn({ scheduleId: row.id, err }, 'schedule run not recorded');
       return null;
