@@ -1,8 +1,10 @@
 /**
  * POST /api/sync/upload-zip: the upload goes to a scratch file beside the staging directories
- * (never held in memory) and is extracted into a fresh `<prefix><12 hex>` directory by the ZIP
- * adapter (src/adapters/zip). On any failure both the directory and the scratch file are removed
- * before the error is raised.
+ * (never held in memory) and is extracted by the ZIP adapter (src/adapters/zip) into a hidden
+ * work directory, renamed to a fresh `<prefix><12 hex>` only once the archive is confirmed whole:
+ * a staging directory is never half-extracted, even if the process is killed meanwhile (the
+ * leftovers are swept at the next start). On any failure the work directory and the scratch file
+ * are removed before the error is raised.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,10 +93,11 @@ export class ZipUploadService {
     }
 
     const archive = this.paths.scratchFile('.zip.part');
+    let work: string | null = null;
     let dest: string | null = null;
     try {
-      dest = await this.paths.createStagingDir();
-      const result = await extractUpload(file.stream, dest, {
+      work = await this.paths.createWorkDir();
+      const result = await extractUpload(file.stream, work, {
         archivePath: archive,
         maxBytes: this.limits.maxBytes,
         maxUncompressed: this.limits.maxUncompressed,
@@ -106,6 +109,8 @@ export class ZipUploadService {
         log: this.log,
       });
       await fs.promises.rm(archive, { force: true });
+      dest = await this.paths.publishWorkDir(work);
+      work = null;
       await writeOrigin(dest, { filename, size: result.size, uploaded_at: new Date().toISOString(), file_count: result.fileCount });
       await this.audit.record(actor, 'upload_zip', {
         type: 'local_path',
@@ -124,15 +129,15 @@ export class ZipUploadService {
       };
     } catch (err) {
       file.stream.resume(); // whatever of the body is left is read and dropped, not left hanging
-      await this.cleanup(dest, archive);
+      await this.cleanup([work, dest, dest && originFile(dest), archive]);
       if (err instanceof DomainError) throw err;
       this.log.error({ err }, 'zip upload failed');
       throw new InternalError('Archive extraction failed', 'zip_extract_failed');
     }
   }
 
-  private async cleanup(dest: string | null, archive: string): Promise<void> {
-    for (const target of [dest, dest && originFile(dest), archive]) {
+  private async cleanup(targets: Array<string | null>): Promise<void> {
+    for (const target of targets) {
       if (!target) continue;
       try {
         await fs.promises.rm(target, { recursive: true, force: true });
