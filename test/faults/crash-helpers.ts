@@ -73,3 +73,12 @@ export class CrashScope {
     this.scope.cleanup();
   }
 }
+
+/**
+ * The restart budget: serving within 10 s, or, on a machine so loaded that even a cold first start
+ * (migrations, key generation) took longer, no slower than 1.5 times that start — a restart after a
+ * crash must not add slow recovery work before it serves.
+ */
+export function restartBudgetMs(firstStartMs: number): number {
+  return Math.max(10_000, Math.round(firstStartMs * 1.5));
+}
