@@ -11,6 +11,7 @@ export interface Service {
   port: number;
   /** Milliseconds from spawn to a healthy answer. */
   startMs: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read fields of every answer without narrowing
   call(method: string, url: string, body?: unknown): Promise<{ status: number; json: any }>;
   token: string;
 }
