@@ -101,8 +101,8 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims, metrics };
   const retries = createRetriesModule(fleet);
   const push = createPushModule({ ...fleet, retries: retries.retries, events });
-  const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log });
-  const schedules = createSchedulesModule({ db, push: push.push, scripts: scripts.scripts, staging: staging.paths, audit, log });
+  const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log, cache, owner });
+  const schedules = createSchedulesModule({ db, push: push.push, scripts: scripts.scripts, staging: staging.paths, audit, log, cache, owner });
 
   const alerts = createAlertsModule({
     db, cache, settings, notifications, events, log, now, version: config.version,
@@ -167,7 +167,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     config, log, owner, ...platform,
     admins: admins.admins, adminsRepo: admins.repo, auth: auth.auth, tokens: auth.tokens, guard: auth.guard,
     servers: servers.servers, reachability: servers.reachability, sshProbe: servers.probe, staging: staging.paths, push: push.push, claims, retries: retries.retries,
-    scripts: scripts.scripts, schedules: schedules.schedules,
+    scripts: scripts.scripts, scriptRuns: scripts.recovery, schedules: schedules.schedules,
     alerts: { store: alerts.store, engine: alerts.engine, history: alerts.history, offline: alerts.offline, health: alerts.health, now: alerts.now },
     agent: { agent: agent.agent, installer: agent.installer },
     allowlist: allowlist.allowlist, wallpapers: wallpapers.wallpapers,

@@ -112,6 +112,9 @@ export interface ScriptRunsTable {
   started_at: string;
   finished_at: string | null;
   duration_ms: number | null;
+  /** The process running it and until when (see platform/leases); null once it ended. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
 }
 
 /** The numbered live messages of a script run. */
@@ -163,6 +166,9 @@ export interface ScheduleRunsTable {
   succeeded: Generated<number>;
   failed: Generated<number>;
   error: string | null;
+  /** The process running it and until when (see platform/leases); null once it ended. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
 }
 
 export interface AlertLogTable {

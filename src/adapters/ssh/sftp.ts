@@ -10,6 +10,7 @@
  * removed — only when our open succeeded (the file is ours) and the session is still up. Requests
  * sent after the session closed are never answered by ssh2, so nothing here waits on them.
  */
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
 import type { SftpUploadOptions, UploadSource } from './types.js';
@@ -127,6 +128,51 @@ export async function uploadToSftp(
     sftp.removeListener('close', onClose);
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The hidden name an upload is written under before it takes its final name: in the same
+ * directory (so the rename stays on one filesystem and is atomic), the final name shortened so
+ * the whole fits a file name's 255 bytes.
+ */
+export function tempUploadPath(remotePath: string): string {
+  const slash = remotePath.lastIndexOf('/');
+  const base = Buffer.from(remotePath.slice(slash + 1)).subarray(0, 200).toString().replace(/\uFFFD+$/, '');
+  return `${remotePath.slice(0, slash + 1)}.${base}.${randomBytes(4).toString('hex')}.fleet-part`;
+}
+
+/**
+ * Uploads to a temporary name beside `remotePath`, then renames it into place: the final name
+ * is either the previous file or the whole new one, never a partial file, even if the service
+ * or the connection dies mid-transfer (a killed service leaves at most a hidden `.fleet-part`).
+ * On a failure the temporary file is removed where the session still allows it.
+ */
+export async function uploadViaTemp(sftp: SFTPWrapper, input: UploadSource, remotePath: string, opts: SftpUploadOptions = {}): Promise<number> {
+  const temp = tempUploadPath(remotePath);
+  const size = await uploadToSftp(sftp, input, temp, opts);
+  try {
+    await renameOver(sftp, temp, remotePath);
+  } catch (err) {
+    await call((cb) => sftp.unlink(temp, cb)).catch(() => {});
+    throw err;
+  }
+  return size;
+}
+
+/**
+ * Replaces `to` with `from`. OpenSSH's posix-rename extension replaces atomically; plain SFTP
+ * rename refuses an existing target, so without the extension the old file is removed first.
+ */
+async function renameOver(sftp: SFTPWrapper, from: string, to: string): Promise<void> {
+  try {
+    await call((cb) => sftp.ext_openssh_rename(from, to, cb));
+    return;
+  } catch (err) {
+    // ssh2 throws synchronously when the server lacks the extension; a server error is final.
+    if (!/not support/i.test((err as Error).message)) throw err;
+  }
+  await call((cb) => sftp.unlink(to, cb)).catch(() => {});
+  await call((cb) => sftp.rename(from, to, cb));
 }
 
 /** End the session and wait until its channel is really closed, so the pool slot is free on return. */

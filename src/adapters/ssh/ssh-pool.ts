@@ -2,7 +2,7 @@ import type { SFTPWrapper } from 'ssh2';
 import { ConnectionSlots, type Conn } from './connection-slots.js';
 import { ExecError, SshConnectionError, connectionClosedError, mapConnectError } from './errors.js';
 import { ChannelOpenError, describeCommand, runExec } from './exec-channel.js';
-import { endSftp, uploadToSftp } from './sftp.js';
+import { endSftp, uploadViaTemp } from './sftp.js';
 import type {
   ExecOptions, ExecResult, HostKeyInfo, SftpUploadOptions, SshContact, SshPoolOptions, SshPoolStats, SshTarget, UploadSource,
 } from './types.js';
@@ -107,9 +107,9 @@ export class SshPool {
     }
   }
 
-  /** Stream `source` into `remotePath`; resolves with the bytes written, removes a partial file on failure. */
+  /** Stream `source` into `remotePath` (via a temporary name, then a rename); resolves with the bytes written, removes the partial file on failure. */
   sftpUpload(target: SshTarget, source: UploadSource, remotePath: string, opts: SftpUploadOptions = {}): Promise<number> {
-    return this.withSftp(target, (sftp) => uploadToSftp(sftp, source, remotePath, opts));
+    return this.withSftp(target, (sftp) => uploadViaTemp(sftp, source, remotePath, opts));
   }
 
   /** Make sure a verified connection exists and return the host key it presented. */

@@ -19,6 +19,7 @@ import * as m0018 from './20261126T1702-schedule-runs.js';
 import * as m0019 from './20261126T1703-agent-heartbeats.js';
 import * as m0020 from './20261126T1802-schedule-claim-token.js';
 import * as m0021 from './20261126T1803-push-cancel-requests.js';
+import * as m0022 from './20261126T1805-run-leases.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T1703-agent-heartbeats': m0019,
   '20261126T1802-schedule-claim-token': m0020,
   '20261126T1803-push-cancel-requests': m0021,
+  '20261126T1805-run-leases': m0022,
 };

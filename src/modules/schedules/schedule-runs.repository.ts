@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, ScheduleRunRow, ScheduleRunsTable } from '../../db/types.js';
 
-export type NewScheduleRun = Omit<Insertable<ScheduleRunsTable>, 'id'>;
-export type ScheduleRunPatch = Omit<Updateable<ScheduleRunsTable>, 'id' | 'schedule_id'>;
+export type NewScheduleRun = Omit<Insertable<ScheduleRunsTable>, 'id' | 'lease_owner' | 'lease_expires_at'> & { lease_owner: string; lease_expires_at: string };
+export type ScheduleRunPatch = Omit<Updateable<ScheduleRunsTable>, 'id' | 'schedule_id' | 'lease_owner' | 'lease_expires_at'>;
 
 /** The record of each firing of a schedule (the table belongs to the schedules module). */
 export class ScheduleRunsRepository {
@@ -13,8 +13,29 @@ export class ScheduleRunsRepository {
     return r.id;
   }
 
+  /** The run's outcome; its lease is dropped with it (an ended run is nobody's work). */
   async finish(id: number, patch: ScheduleRunPatch): Promise<void> {
-    await this.db.updateTable('schedule_runs').set(patch).where('id', '=', id).execute();
+    await this.db.updateTable('schedule_runs').set({ ...patch, lease_owner: null, lease_expires_at: null }).where('id', '=', id).execute();
+  }
+
+  /** Extends the lease of every run `owner` is running (one statement, however many). */
+  async renewLeases(owner: string, until: string): Promise<void> {
+    await this.db.updateTable('schedule_runs').set({ lease_expires_at: until }).where('lease_owner', '=', owner).where('status', '=', 'running').execute();
+  }
+
+  /**
+   * Fails every running run whose lease expired before `now` (or that never had one), in one
+   * statement, so two processes recovering at once close each run once. Answers their ids.
+   */
+  async failExpired(now: string, error: string): Promise<number[]> {
+    const rows = await this.db
+      .updateTable('schedule_runs')
+      .set({ status: 'failed', error, finished_at: now, lease_owner: null, lease_expires_at: null })
+      .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /** A schedule's runs, newest first. */

@@ -18,11 +18,14 @@ import type { PushService } from '../push/index.js';
 import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
 import { isTransientDbError, untilDatabaseAnswers } from '../../db/transient.js';
+import { leaseUntil } from '../../platform/leases.js';
 import { dueSlot } from './schedule-timing.js';
 import type { ScheduleRunPatch, ScheduleRunsRepository } from './schedule-runs.repository.js';
 import { DEFAULT_EXEC_TIMEOUT, parseServerIds, type SchedulesRepository } from './schedules.repository.js';
 
 export const SCHEDULER_ACTOR: Actor = { adminId: null, username: 'scheduler', ip: null };
+/** Why a run whose process died is failed (its push batch or script run is recovered on its own). */
+export const RUN_INTERRUPTED_ERROR = 'Interrupted: the service stopped while this run was going; it is not run again (see its push batch or script run for what was done)';
 
 export interface ScheduleRunOutcome {
   schedule_id: number;
@@ -43,6 +46,8 @@ export interface SchedulerDeps {
   log: Logger;
   /** The wall clock (ms since the epoch); Date.now unless a test drives it. */
   now?: () => number;
+  /** This process's lease identity: a running run's row names it until the run ends. */
+  owner: string;
 }
 
 /** How long a claim whose answer was lost waits for the database to say whose the slot is. */
@@ -128,9 +133,24 @@ export class Scheduler {
     }
   }
 
+  /** Keeps the leases of the runs this process is running. */
+  renewLeases(): Promise<void> {
+    return this.d.runs.renewLeases(this.d.owner, leaseUntil());
+  }
+
+  /** Fails runs whose process stopped renewing them (a crash): they would stay `running` forever. */
+  async recoverExpired(now = Date.now()): Promise<number[]> {
+    const ids = await this.d.runs.failExpired(new Date(now).toISOString(), RUN_INTERRUPTED_ERROR);
+    if (ids.length) this.d.log.warn({ scheduleRuns: ids }, 'schedule runs whose process stopped marked as interrupted');
+    return ids;
+  }
+
   private async fire(row: ScheduleRow, slot: Date): Promise<ScheduleRunOutcome> {
     const base = { schedule_id: row.id, schedule_type: row.schedule_type, slot: slot.toISOString() };
-    const runRow = await this.recordStart(row, base.slot);
+    // A push's batch id is chosen here and recorded with the run's start, so a run interrupted by
+    // a crash still names the batch (whose recovery made retry jobs for what it did not finish).
+    const batchId = row.schedule_type === 'script' ? null : randomUUID();
+    const runRow = await this.recordStart(row, base.slot, batchId);
     let outcome: ScheduleRunOutcome;
     let record: ScheduleRunPatch;
     try {
@@ -155,6 +175,7 @@ export class Scheduler {
           source_path: row.source_path ?? '',
           target_path: row.target_path,
           sync_mode: row.sync_mode as SyncMode,
+          batch_id: batchId ?? undefined,
         });
         const batch = out.async ? null : out.batch;
         outcome = { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
@@ -175,9 +196,12 @@ export class Scheduler {
   }
 
   /** The history is a record, not a precondition: a failure to write it never stops the run. */
-  private async recordStart(row: ScheduleRow, slot: string): Promise<number | null> {
+  private async recordStart(row: ScheduleRow, slot: string, batchId: string | null): Promise<number | null> {
     try {
-      const started = { schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: this.isoNow(), status: 'running' };
+      const started = {
+        schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: this.isoNow(), status: 'running', batch_id: batchId,
+        lease_owner: this.d.owner, lease_expires_at: leaseUntil(),
+      };
       return await untilDatabaseAnswers(() => this.d.runs.start(started), {
         deadlineMs: RECORD_START_WAIT_MS, log: this.d.log, what: `start of a run of schedule ${row.id}`, signal: this.stopping.signal,
       });

@@ -87,6 +87,15 @@ export class SchedulesService {
     return this.scheduler.runDue(now);
   }
 
+  renewLeases(): Promise<void> {
+    return this.scheduler.renewLeases();
+  }
+
+  /** Fails runs whose process died (lease expired before `now`); answers their ids. */
+  recoverExpired(now = Date.now()): Promise<number[]> {
+    return this.scheduler.recoverExpired(now);
+  }
+
   /** The background loop (only when background jobs are on); returns its stop function. */
   startLoop(intervalMs = 2000): () => Promise<void> {
     return this.scheduler.start(intervalMs);

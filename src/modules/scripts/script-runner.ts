@@ -12,6 +12,7 @@ import { isClientSafe, NotFoundError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { mapLimit } from '../../core/map-limit.js';
 import { nowIso } from '../../core/time.js';
+import { leaseUntil } from '../../platform/leases.js';
 import type { ServerRow } from '../../db/types.js';
 import type { ServersService } from '../servers/index.js';
 import { OutputPump } from './output-pump.js';
@@ -48,6 +49,8 @@ export interface RunnerDeps {
   ssh: Pick<SshPool, 'exec'>;
   servers: Pick<ServersService, 'get' | 'targetFromRow'>;
   log: Logger;
+  /** This process's lease identity: the run's row names it until the run ends (see script-recovery). */
+  owner: string;
 }
 
 /** A server's stored result as the run's answer shows it. */
@@ -85,6 +88,7 @@ export class ScriptRunner {
     await this.d.runs.create({
       run_id: runId, label: plan.label.slice(0, 200), script_id: plan.scriptId, schedule_id: plan.scheduleId ?? null, operator: actor.username,
       server_ids: JSON.stringify(ids), status: 'running', total: ids.length, started_at: nowIso(), results: JSON.stringify(members.map(pendingServer)),
+      lease_owner: this.d.owner, lease_expires_at: leaseUntil(),
     });
     void this.d.journal.record(runId, {
       type: 'script_started', label: plan.label, script_id: plan.scriptId, operator: actor.username, total: ids.length,

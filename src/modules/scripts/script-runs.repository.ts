@@ -14,7 +14,8 @@ export interface RunFilter {
 export class ScriptRunsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(row: Omit<ScriptRunRow, 'id' | 'succeeded' | 'failed' | 'finished_at' | 'duration_ms'>): Promise<void> {
+  /** A new `running` run, with the lease of the process that runs it. */
+  async create(row: Omit<ScriptRunRow, 'id' | 'succeeded' | 'failed' | 'finished_at' | 'duration_ms'> & { lease_owner: string; lease_expires_at: string }): Promise<void> {
     await this.db.insertInto('script_runs').values(row).execute();
   }
 
@@ -22,8 +23,39 @@ export class ScriptRunsRepository {
     await this.db.updateTable('script_runs').set({ results, succeeded, failed }).where('run_id', '=', runId).execute();
   }
 
+  /** The run's outcome; its lease is dropped with it (an ended run is nobody's work). */
   async finish(runId: string, fields: Pick<ScriptRunRow, 'status' | 'results' | 'succeeded' | 'failed' | 'finished_at' | 'duration_ms'>): Promise<void> {
-    await this.db.updateTable('script_runs').set(fields).where('run_id', '=', runId).execute();
+    await this.db.updateTable('script_runs').set({ ...fields, lease_owner: null, lease_expires_at: null }).where('run_id', '=', runId).execute();
+  }
+
+  /** Extends the lease of every run `owner` is running (one statement, however many). */
+  async renewLeases(owner: string, until: string): Promise<void> {
+    await this.db.updateTable('script_runs').set({ lease_expires_at: until }).where('lease_owner', '=', owner).where('status', '=', 'running').execute();
+  }
+
+  /** Running runs whose owner stopped renewing (or that never had an owner: rows older than leases). */
+  async expiredRunning(now: string): Promise<ScriptRunRow[]> {
+    return this.db
+      .selectFrom('script_runs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .execute();
+  }
+
+  /**
+   * Closes a run found expired, only if it is still running and still expired (its owner did not
+   * renew meanwhile, no other process closed it first): false when nothing was written.
+   */
+  async closeExpired(runId: string, now: string, fields: Pick<ScriptRunRow, 'status' | 'results' | 'succeeded' | 'failed' | 'finished_at'>): Promise<boolean> {
+    const r = await this.db
+      .updateTable('script_runs')
+      .set({ ...fields, lease_owner: null, lease_expires_at: null })
+      .where('run_id', '=', runId)
+      .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   async get(runId: string): Promise<ScriptRunRow | undefined> {
@@ -31,7 +63,7 @@ export class ScriptRunsRepository {
   }
 
   /** Newest first, without the per-server results (a list does not show them). */
-  async list(f: RunFilter): Promise<{ rows: Omit<ScriptRunRow, 'results'>[]; total: number }> {
+  async list(f: RunFilter): Promise<{ rows: Omit<ScriptRunRow, 'results' | 'lease_owner' | 'lease_expires_at'>[]; total: number }> {
     let q = this.db.selectFrom('script_runs');
     if (f.status) q = q.where('status', '=', f.status);
     if (f.from) q = q.where('started_at', '>=', f.from);

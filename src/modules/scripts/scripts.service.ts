@@ -150,7 +150,7 @@ export class ScriptsService {
   }
 }
 
-function toSummary(r: Omit<ScriptRunRow, 'results'>): ScriptRunSummary {
+function toSummary(r: Omit<ScriptRunRow, 'results' | 'lease_owner' | 'lease_expires_at'>): ScriptRunSummary {
   return {
     run_id: r.run_id, label: r.label, script_id: r.script_id, schedule_id: r.schedule_id, operator: r.operator, status: r.status as RunStatus,
     total: Number(r.total), succeeded: Number(r.succeeded), failed: Number(r.failed), server_ids: JSON.parse(r.server_ids) as number[],

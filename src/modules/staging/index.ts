@@ -48,7 +48,18 @@ export function createStagingModule(d: StagingModuleDeps) {
         },
       }),
     ],
-    perProcess: { start() {}, stop: () => statWorker.close() },
+    perProcess: {
+      // A process killed mid-upload leaves a work directory or scratch file (never a staging
+      // directory): whoever starts next removes it.
+      async start() {
+        const removed = await paths.sweepAbandoned().catch((err: unknown) => {
+          d.log.warn({ err }, 'abandoned uploads not swept');
+          return [];
+        });
+        if (removed.length) d.log.warn({ removed }, 'removed uploads abandoned by a stopped process');
+      },
+      stop: () => statWorker.close(),
+    },
   };
   return { paths, feature };
 }

@@ -106,9 +106,15 @@ export class StagingPaths {
     return resolvePath(input);
   }
 
-  /** Whether an already resolved path is inside staging. */
+  /**
+   * Whether an already resolved path is inside staging. An extraction still in progress (a work
+   * directory, see createWorkDir) is not staging yet, even where its name matches the prefix (a
+   * prefix that is a whole directory, `/srv/staging/`).
+   */
   isInside(resolved: string): boolean {
-    return resolved.startsWith(this.resolvedPrefix);
+    if (!resolved.startsWith(this.resolvedPrefix)) return false;
+    const first = resolved.slice(this.resolvedPrefix.length).split('/')[0];
+    return !(this.resolvedPrefix.endsWith('/') && isWorkName(first));
   }
 
   /**
@@ -151,8 +157,76 @@ export class StagingPaths {
    * (hidden, different stem), so listings of staging never show half-written uploads.
    */
   scratchFile(suffix: string): string {
-    const dir = this.resolvedPrefix.endsWith('/') ? this.resolvedPrefix : path.dirname(this.resolvedPrefix);
-    const stem = this.resolvedPrefix.endsWith('/') ? 'upload' : path.basename(this.resolvedPrefix);
-    return path.join(dir, `.${stem}${crypto.randomBytes(6).toString('hex')}${suffix}`);
+    const { dir, stem } = this.scratchPlace();
+    return path.join(dir, `.${stem}${crypto.randomBytes(6).toString('hex')}.${process.pid}${suffix}`);
+  }
+
+  /**
+   * A fresh empty directory an upload is extracted into before it becomes a staging directory
+   * (hidden, beside the staging directories, so the final rename is atomic: a staging directory
+   * is either absent or complete, even if the process is killed mid-extraction). Its name carries
+   * this process's pid, so a later start can tell an abandoned one from one still being written.
+   */
+  async createWorkDir(): Promise<string> {
+    const dir = this.scratchFile(WORK_SUFFIX);
+    await fs.promises.mkdir(dir, { mode: 0o700 });
+    return dir;
+  }
+
+  /**
+   * Moves a finished work directory into place under a fresh `<prefix><12 hex>` name (one
+   * rename, atomic) and returns that name.
+   */
+  async publishWorkDir(work: string): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const dir = `${this.resolvedPrefix}${crypto.randomBytes(6).toString('hex')}`;
+      // rename() would replace an empty directory of that name: only a name nobody uses is taken.
+      if (!(await fs.promises.lstat(dir).catch(() => null))) {
+        await fs.promises.rename(work, dir);
+        await fs.promises.chmod(dir, 0o755);
+        return dir;
+      }
+      if (attempt >= 5) throw new Error('no free staging directory name');
+    }
+  }
+
+  /**
+   * Removes what killed processes left beside the staging directories: work directories and
+   * scratch files (a ZIP being received) whose process is gone. Those of live processes (other
+   * workers, still extracting) stay. Answers the paths removed.
+   */
+  async sweepAbandoned(): Promise<string[]> {
+    const { dir, stem } = this.scratchPlace();
+    const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    const removed: string[] = [];
+    for (const name of names) {
+      const m = SCRATCH_NAME.exec(name);
+      if (!m || !name.startsWith(`.${stem}`) || processAlive(Number(m[1]))) continue;
+      const full = path.join(dir, name);
+      await fs.promises.rm(full, { recursive: true, force: true });
+      removed.push(full);
+    }
+    return removed;
+  }
+
+  private scratchPlace(): { dir: string; stem: string } {
+    const slash = this.resolvedPrefix.endsWith('/');
+    return { dir: slash ? this.resolvedPrefix : path.dirname(this.resolvedPrefix), stem: slash ? 'upload' : path.basename(this.resolvedPrefix) };
+  }
+}
+
+const WORK_SUFFIX = '.extracting';
+/** `.<stem><12 hex>.<pid><suffix>`: a scratch file or work directory, and the pid that made it. */
+const SCRATCH_NAME = /^\..*[0-9a-f]{12}\.(\d+)(\.extracting|\.zip\.part)$/;
+const isWorkName = (name: string) => name.startsWith('.') && name.endsWith(WORK_SUFFIX);
+
+/** Whether a pid is a live process here (EPERM: alive, someone else's). */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errCode(err) === 'EPERM';
   }
 }

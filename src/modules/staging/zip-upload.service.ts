@@ -1,9 +1,11 @@
 /**
  * POST /api/sync/upload-zip: the upload goes to a scratch file beside the staging directories
- * (never held in memory) and is extracted into a fresh `<prefix><12 hex>` directory by the ZIP
- * adapter (src/adapters/zip). On any failure both the directory and the scratch file are removed
- * before the error is raised; a full staging disk (ENOSPC/EDQUOT) is a 507, so the space a
- * failed upload took is free again at once.
+ * (never held in memory) and is extracted by the ZIP adapter (src/adapters/zip) into a hidden
+ * work directory, renamed to a fresh `<prefix><12 hex>` only once the archive is confirmed whole:
+ * a staging directory is never half-extracted, even if the process is killed meanwhile (the
+ * leftovers are swept at the next start). On any failure the work directory and the scratch file
+ * are removed before the error is raised; a full staging disk (ENOSPC/EDQUOT) is a 507, so the
+ * space a failed upload took is free again at once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -92,10 +94,11 @@ export class ZipUploadService {
     }
 
     const archive = this.paths.scratchFile('.zip.part');
+    let work: string | null = null;
     let dest: string | null = null;
     try {
-      dest = await this.paths.createStagingDir();
-      const result = await extractUpload(file.stream, dest, {
+      work = await this.paths.createWorkDir();
+      const result = await extractUpload(file.stream, work, {
         archivePath: archive,
         maxBytes: this.limits.maxBytes,
         maxUncompressed: this.limits.maxUncompressed,
@@ -107,6 +110,8 @@ export class ZipUploadService {
         log: this.log,
       });
       await fs.promises.rm(archive, { force: true });
+      dest = await this.paths.publishWorkDir(work);
+      work = null;
       await writeOrigin(dest, { filename, size: result.size, uploaded_at: new Date().toISOString(), file_count: result.fileCount });
       await this.audit.record(actor, 'upload_zip', {
         type: 'local_path',
@@ -125,7 +130,7 @@ export class ZipUploadService {
       };
     } catch (err) {
       file.stream.resume(); // whatever of the body is left is read and dropped, not left hanging
-      await this.cleanup(dest, archive);
+      await this.cleanup([work, dest, dest && originFile(dest), archive]);
       if (err instanceof DomainError) throw err;
       if (isStorageFull(err)) this.log.warn({ err: errCode(err) }, 'zip upload: the staging disk is full');
       else this.log.error({ err }, 'zip upload failed');
@@ -133,8 +138,8 @@ export class ZipUploadService {
     }
   }
 
-  private async cleanup(dest: string | null, archive: string): Promise<void> {
-    for (const target of [dest, dest && originFile(dest), archive]) {
+  private async cleanup(targets: Array<string | null>): Promise<void> {
+    for (const target of targets) {
       if (!target) continue;
       try {
         await fs.promises.rm(target, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -18,6 +18,16 @@ afterAll(async () => {
   await pool.exec(t, ['rm', '-rf', '--', dir]);
   await pool.closeAll();
 });
+
+async function waitFor<T>(fn: () => T | undefined | false, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
@@ -42,7 +52,31 @@ describe('sftp', () => {
     }
     await expect(pool.sftpUpload(t, Readable.from(failing()), remote)).rejects.toThrow('source broke');
     expect(existsSync(remote)).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.includes('partial.bin'))).toEqual([]);
     expect(pool.stats().activeChannels).toBe(0);
+  });
+
+  it('writes under a hidden temporary name and renames into place: the final name never holds a partial file', async () => {
+    const remote = path.join(dir, 'replaced.bin');
+    writeFileSync(remote, 'old content');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const chunks = Array.from({ length: 10 }, () => randomBytes(100_000));
+    async function* paused(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < chunks.length; i++) {
+        if (i === 5) await gate;
+        yield chunks[i];
+      }
+    }
+    const upload = pool.sftpUpload(t, Readable.from(paused()), remote);
+    // Half sent: the old file is still whole under its name, the new bytes are in the temporary one.
+    const temp = await waitFor(() => readdirSync(dir).find((n) => /^\.replaced\.bin\.[0-9a-f]{8}\.fleet-part$/.test(n)));
+    await waitFor(() => statSync(path.join(dir, temp)).size >= 400_000);
+    expect(readFileSync(remote, 'utf8')).toBe('old content');
+    release();
+    expect(await upload).toBe(1_000_000);
+    expect(readFileSync(remote).equals(Buffer.concat(chunks))).toBe(true);
+    expect(readdirSync(dir).filter((n) => n.includes('replaced.bin'))).toEqual(['replaced.bin']);
   });
 
   it('removes the partial file when aborted', async () => {

@@ -165,7 +165,7 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
     expect(fs.existsSync(marker)).toBe(false);
   });
 
-  it('a client that disconnects mid-upload leaves no partial remote file', async () => {
+  it('a client that disconnects mid-upload leaves no partial remote file; meanwhile only a hidden temporary name exists', async () => {
     await r.t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = r.t.app.server.address() as AddressInfo;
     const req = http.request({
@@ -173,17 +173,22 @@ describe.each(dbKinds())('POST /api/sync/upload on %s', (db) => {
       headers: { ...(await r.t.auth()), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     });
     req.on('error', () => {});
-    req.write(await multipartBuffer([sid(), { field: 'remote_path', value: dir }]).then((b) => b.subarray(0, b.length - `--${BOUNDARY}--\r\n`.length)));
-    req.write(partHeader({ field: 'file', filename: 'cut.bin', content: Buffer.alloc(0) }));
-    const remoteFile = `${dir}/cut.bin`;
-    for (let i = 0; i < 50 && !fs.existsSync(remoteFile); i++) {
-      req.write(crypto.randomBytes(64 * 1024));
-      await new Promise((res) => setTimeout(res, 20));
+    try {
+      req.write(await multipartBuffer([sid(), { field: 'remote_path', value: dir }]).then((b) => b.subarray(0, b.length - `--${BOUNDARY}--\r\n`.length)));
+      req.write(partHeader({ field: 'file', filename: 'cut.bin', content: Buffer.alloc(0) }));
+      const mine = () => fs.readdirSync(dir).filter((n) => n.includes('cut.bin'));
+      for (let i = 0; i < 50 && mine().length === 0; i++) {
+        req.write(crypto.randomBytes(64 * 1024));
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      // The bytes so far are under the temporary name; the final name does not exist until the whole file is there.
+      expect(mine()).toEqual([expect.stringMatching(/^\.cut\.bin\.[0-9a-f]{8}\.fleet-part$/)]);
+      req.destroy();
+      for (let i = 0; i < 100 && mine().length > 0; i++) await new Promise((res) => setTimeout(res, 50));
+      expect(mine()).toEqual([]);
+    } finally {
+      req.destroy();
     }
-    expect(fs.existsSync(remoteFile)).toBe(true);
-    req.destroy();
-    for (let i = 0; i < 100 && fs.existsSync(remoteFile); i++) await new Promise((res) => setTimeout(res, 50));
-    expect(fs.existsSync(remoteFile)).toBe(false);
   });
 
   it('the SSH connection dropping mid-transfer is a 502', async () => {
