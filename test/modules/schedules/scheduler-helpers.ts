@@ -53,7 +53,7 @@ export async function harness(url: string | null, onPush?: () => Promise<void>):
   return {
     handle, repo, runs, pushes,
     passes: () => passes,
-    scheduler: (extra = {}) => new Scheduler({ repo, runs, push, scripts: scripts as unknown as SchedulerDeps['scripts'], log: quietLog, ...extra }),
+    scheduler: (extra = {}) => new Scheduler({ repo, runs, push, scripts: scripts as unknown as SchedulerDeps['scripts'], log: quietLog, owner: 'test-owner', ...extra }),
     addSchedule: (row) =>
       repo.create({
         schedule_type: 'push', source_path: `/src/${row.name}`, target_path: null, server_ids: '[1]', run_mode: 'once', cron_expr: null,
