@@ -31,7 +31,7 @@ describe('sshd killed on one of 8 servers during a push', () => {
   });
 
   it('fails that server alone, leaves no process on either side, and its retry completes when sshd is back', async () => {
-    const src = bigSource(128);
+    const src = bigSource(96);
     cleanup.push(src);
     const vdir = remoteDir(victim, 'killed');
     const dirs = [vdir];

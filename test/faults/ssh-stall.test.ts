@@ -37,7 +37,7 @@ describe('a network stall to one of 8 servers during a push', () => {
   });
 
   it('fails that server alone within the timeout, leaves no process on either side, and its retry completes', async () => {
-    const src = bigSource(128);
+    const src = bigSource(96);
     cleanup.push(src);
     const vdir = remoteDir(victim, 'stalled');
     const dirs = [vdir];
