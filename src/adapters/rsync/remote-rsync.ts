@@ -9,8 +9,8 @@
  * write as activity. So a watchdog runs beside the remote rsync: when the rsync processes of this
  * session have read nothing for `idleKillSec` (a live client makes them read at least every half
  * `--timeout`, with its keepalives), it kills the session's process group (sshd starts each
- * session in its own), itself included. It needs Linux's /proc/PID/io and pgrep; without them it
- * stays out of the way and the transfer runs as before.
+ * session in its own), itself included. It needs Linux's /proc/PID/io and pgrep; without them (or
+ * when no counter can be read) it stays out of the way and the transfer runs as before.
  */
 import { shellQuote } from '../ssh/quote.js';
 
@@ -30,6 +30,8 @@ export function remoteRsyncPath(opts: { mkdir?: string; idleKillSec: number }): 
     `( last=; idle=0`,
     `while kill -0 $$ 2>/dev/null; do sleep ${STEP_SEC}`,
     `n=; for p in $(pgrep -s 0 -x rsync); do n="$n $(sed -n 's/^rchar: //p' /proc/$p/io 2>/dev/null)"; done`,
+    // No counter read at all (a pgrep without -s, an unreadable io file) is never taken for idleness.
+    `case $n in *[0-9]*) ;; *) idle=0; last=; continue ;; esac`,
     `if [ "$n" = "$last" ]; then idle=$((idle + 1)); [ "$idle" -ge ${steps} ] && kill -KILL 0; else idle=0; last=$n; fi`,
     `done ) </dev/null >/dev/null 2>&1 &`,
     'fi',
