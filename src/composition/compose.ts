@@ -96,7 +96,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   });
   const remote = createRemoteModule({ servers: servers.servers, ssh, audit, staging: staging.paths, uploadMaxBytes: config.uploadMaxBytes });
 
-  const runner = new RsyncRunner({ hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log });
+  const runner = new RsyncRunner({
+    hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log, stallTimeoutSec: config.sshStallTimeoutS,
+  });
   const claims = createTargetClaims(db, owner);
   const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims, metrics };
   const retries = createRetriesModule(fleet);

@@ -96,7 +96,9 @@ export async function buildPlatform(
   const metrics = new Metrics();
   const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log, metrics });
 
-  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact });
+  // Three unanswered keepalives within the stall timeout: a silent connection is dropped by then.
+  const keepaliveIntervalMs = Math.ceil((config.sshStallTimeoutS * 1000) / 3);
+  const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact, keepaliveIntervalMs });
   closers.push(() => ssh.closeAll());
   const idempotency = new IdempotencyService({ repo: new IdempotencyRepository(handle.db) });
   return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh, metrics };

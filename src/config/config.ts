@@ -39,6 +39,8 @@ export interface EnvConfig {
   dbPoolSize: number;
   dbMaxOverflow: number;
   logLevel: string;
+  /** Seconds without data or a keepalive answer after which an SSH connection (and rsync over it) counts as dead. */
+  sshStallTimeoutS: number;
   /** Start background loops (retry worker, scheduler, offline detector...). Tests may turn them off. */
   backgroundJobs: boolean;
   /** Anonymous requests per caller address and minute: login/refresh/logout, other public routes (0 = no limit). */
@@ -102,6 +104,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     dbPoolSize: e.DB_POOL_SIZE,
     dbMaxOverflow: e.DB_MAX_OVERFLOW,
     logLevel: e.LOG_LEVEL,
+    sshStallTimeoutS: e.SSH_STALL_TIMEOUT,
     backgroundJobs: e.FLEET_BACKGROUND_JOBS !== '0',
     anonRateLimit: { auth: e.RATE_LIMIT_AUTH_PER_MINUTE, public: e.RATE_LIMIT_PUBLIC_PER_MINUTE },
     version: VERSION,

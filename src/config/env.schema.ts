@@ -52,6 +52,7 @@ export const EnvSchema = Type.Object({
   ZIP_MAX_UNCOMPRESSED: Int(1, Number.MAX_SAFE_INTEGER, 2 * 1024 ** 3, 'zip-bomb guard: total bytes an archive may inflate to'),
   RATE_LIMIT_AUTH_PER_MINUTE: Int(0, 1_000_000, 30, 'anonymous login/refresh/logout requests per caller address and minute (`0`: no limit); shared by workers on Redis'),
   RATE_LIMIT_PUBLIC_PER_MINUTE: Int(0, 1_000_000, 600, 'other anonymous requests (health, wallpapers, agent script) per address and minute; the agent heartbeat is never limited'),
+  SSH_STALL_TIMEOUT: Int(3, 3600, 45, 'seconds an SSH connection may move no data and answer no keepalive before it counts as dead: rsync gives up (`--timeout`, which ends the rsync on the server too) and OpenSSH and the SSH pool send a keepalive every third of it'),
   FLEET_BACKGROUND_JOBS: Flag('`0` turns off the periodic loops (retry worker, scheduler, offline detector, subscription refresh) in this process'),
   FLEET_ALLOW_PRIVATE_FETCH: Flag('test only: `1` lets the subscription and wallpaper fetchers reach loopback'),
   LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'pino level. `info`: errors, refused requests (4xx, one line each), state changes (one `audit` line per audited action, push batches finished) and start/stop; `debug` adds one line per successful request (heartbeats, polling, static files) and SSH connects. Secrets are redacted; URLs are logged without their query string' }),

@@ -4,7 +4,7 @@
  * its batch down with it.
  */
 import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from './rsync-transport.js';
-import { shellQuote } from '../ssh/quote.js';
+import { remoteRsyncPath } from './remote-rsync.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -38,6 +38,11 @@ export interface RsyncRunnerDeps {
   /** Trust on first use: records the key of a server that had none pinned. */
   pinHostKey(serverId: number, fingerprint: string): Promise<void>;
   log: Logger;
+  /**
+   * Seconds without data (or an answer to ssh's keepalives) after which a transfer fails, on
+   * both ends: the local rsync and ssh exit, and so does the rsync on the server. Default 45.
+   */
+  stallTimeoutSec?: number;
 }
 
 const ERROR_MAX = 600;
@@ -49,7 +54,11 @@ export class RsyncRunner {
    */
   private readonly knownKeys = new Map<string, HostKeyInfo>();
 
-  constructor(private readonly d: RsyncRunnerDeps) {}
+  private readonly stallTimeoutSec: number;
+
+  constructor(private readonly d: RsyncRunnerDeps) {
+    this.stallTimeoutSec = d.stallTimeoutSec ?? 45;
+  }
 
   async run(target: SshTarget, job: RsyncJob): Promise<RsyncOutcome> {
     const started = performance.now();
@@ -59,12 +68,15 @@ export class RsyncRunner {
       const hostKey = await this.hostKey(target);
       const ssh = await prepareRsyncSsh(
         { ...target, hostKeyFingerprint: hostKey.fingerprint },
-        { hostPublicKey: hostKey.line, connectTimeoutSec: 10 },
+        { hostPublicKey: hostKey.line, connectTimeoutSec: 10, stallTimeoutSec: this.stallTimeoutSec },
       );
       cleanup = ssh.cleanup;
       // The remote shell creates the target directory in the same connection: no extra round
       // trip, and it works with any remote rsync (unlike --mkpath, which needs 3.2.3 there too).
-      const extra = job.dryRun ? [] : [`--rsync-path=mkdir -p -- ${shellQuote(job.remotePath)} && rsync`];
+      // Its watchdog ends the remote rsync when the connection stalls (twice the stall timeout:
+      // a live client's keepalives arrive every half of it).
+      const rsyncPath = remoteRsyncPath({ mkdir: job.dryRun ? undefined : job.remotePath, idleKillSec: 2 * this.stallTimeoutSec });
+      const extra = [`--rsync-path=${rsyncPath}`];
       // Itemized names as UTF-8, not rsync's \#ooo escapes.
       if (job.itemize) extra.push('--8-bit-output');
       const argv = buildRsyncArgv({
@@ -76,6 +88,7 @@ export class RsyncRunner {
         itemize: job.itemize,
         progress: Boolean(job.onProgress) && !job.dryRun,
         stats: true,
+        ioTimeoutSec: this.stallTimeoutSec,
         sshCommand: ssh.sshCommand,
         extra,
       });

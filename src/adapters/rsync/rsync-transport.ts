@@ -21,6 +21,11 @@ export interface HostKeySource {
 
 export interface PrepareRsyncSshOptions {
   connectTimeoutSec?: number;
+  /**
+   * A connection that answers no keepalive for this long is dead: ssh sends one every third of
+   * it and gives up after three unanswered. Default 45 s.
+   */
+  stallTimeoutSec?: number;
   /** Where the server's host key comes from; normally the app's SshPool. Without it a short-lived pool is used. */
   hostKeys?: HostKeySource;
   /** A host key already at hand (`ssh-ed25519 AAAA…`), skipping the fetch. Still checked against the pin. */
@@ -59,6 +64,7 @@ function trackDir(dir: string): void {
  */
 export async function prepareRsyncSsh(target: SshTarget, opts: PrepareRsyncSshOptions = {}): Promise<RsyncSsh> {
   const connectTimeoutSec = opts.connectTimeoutSec ?? 10;
+  const aliveIntervalSec = Math.max(1, Math.round((opts.stallTimeoutSec ?? 45) / 3));
   const hostKey = await resolveHostKey(target, opts, connectTimeoutSec);
   if (target.hostKeyFingerprint) {
     const expected = normalizeFingerprint(target.hostKeyFingerprint);
@@ -89,7 +95,7 @@ export async function prepareRsyncSsh(target: SshTarget, opts: PrepareRsyncSshOp
       '-o', 'IdentitiesOnly=yes',
       '-o', 'IdentityAgent=none',
       '-o', `ConnectTimeout=${connectTimeoutSec}`,
-      '-o', 'ServerAliveInterval=15',
+      '-o', `ServerAliveInterval=${aliveIntervalSec}`,
       '-o', 'ServerAliveCountMax=3',
       '-o', 'ControlMaster=no',
       '-o', 'ControlPath=none',
@@ -173,6 +179,12 @@ export interface BuildRsyncArgvOptions {
   progress?: boolean;
   /** `--stats` (on unless false), needed by parseRsyncStats. */
   stats?: boolean;
+  /**
+   * `--timeout`: both ends give up after this many seconds without data. rsync hands it to the
+   * remote rsync, so a stalled network (where the server never sees the connection close) cannot
+   * leave that one running forever.
+   */
+  ioTimeoutSec?: number;
   sshCommand: string;
   /** More options, inserted before the operands. */
   extra?: string[];
@@ -189,6 +201,7 @@ export function buildRsyncArgv(o: BuildRsyncArgvOptions): string[] {
   // One overall progress line per update, not one per file; names stay out of it.
   if (o.progress) argv.push('--info=progress2');
   if (o.stats !== false) argv.push('--stats');
+  if (o.ioTimeoutSec) argv.push(`--timeout=${Math.max(1, Math.round(o.ioTimeoutSec))}`);
   argv.push('-e', o.sshCommand, ...(o.extra ?? []));
   const src = o.source.endsWith('/') ? o.source : `${o.source}/`;
   const host = o.target.host.includes(':') ? `[${o.target.host}]` : o.target.host;

@@ -97,6 +97,19 @@ export function runExec(
     };
     const unregister = register((err) => finish(err));
 
+    // The deadline runs from the call, not from the channel's opening: on a stalled connection
+    // the open is never answered, and the caller must still hear "timed out" in time. Without a
+    // channel there is nothing to close; the command, if it ever starts, ends by its remote `timeout`.
+    if (timeoutMs !== undefined && timeoutMs > 0) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        if (!channel) return finish();
+        graceTimer = setTimeout(() => {
+          channel?.close();
+          finish();
+        }, KILL_GRACE_MS);
+      }, timeoutMs);
+    }
     try {
       client.exec(remote, (err, opened) => {
         if (err) {
@@ -133,15 +146,6 @@ export function runExec(
           }
           finish();
         });
-        if (timeoutMs !== undefined && timeoutMs > 0) {
-          timer = setTimeout(() => {
-            timedOut = true;
-            graceTimer = setTimeout(() => {
-              channel?.close();
-              finish();
-            }, KILL_GRACE_MS);
-          }, timeoutMs);
-        }
         pipeStdin(opened, opts.stdin, (e) => finish(e));
       });
     } catch (err) {

@@ -180,6 +180,13 @@ describe('buildRsyncArgv', () => {
       '-a', '-s', '--checksum', '-e', 'ssh', '--', '/src/', 'deploy@h:rel/',
     ]);
   });
+
+  it('gives both ends an I/O timeout, and ssh keepalives that give up within it (a stalled transfer must end)', async () => {
+    expect(buildRsyncArgv({ source: '/s', target: t, remotePath: '/d', mode: 'incremental', sshCommand: 'ssh', ioTimeoutSec: 45 })).toContain('--timeout=45');
+    const ssh = await prepareRsyncSsh(targetFor(sshd, 'key'), { hostPublicKey: sshd.hostPublicKey, stallTimeoutSec: 6 });
+    await ssh.cleanup();
+    expect(ssh.sshCommand).toContain("'ServerAliveInterval=2' '-o' 'ServerAliveCountMax=3'");
+  });
 });
 
 describe('parseRsyncStats', () => {
