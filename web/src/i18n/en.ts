@@ -58,6 +58,7 @@ export const en = {
       invalid_url: 'The address is not valid.',
       console_not_built: 'The web console has not been built.',
       value_out_of_range: 'A value is out of range.',
+      insufficient_storage: "This host's disk is full (the staging area or the data directory). Nothing was kept: delete old staging directories, then try again.",
       database_unavailable: 'The database cannot be reached right now. Nothing was saved; try again in a few seconds.',
       decryption_failed: 'A stored secret cannot be decrypted with the current encryption key.',
       invalid_credentials: 'Wrong username or password.',
