@@ -176,6 +176,7 @@ export const ERROR_CODES = {
   insufficient_storage: "507: this host's disk (staging area or data directory) is full or over quota; nothing was kept, free space and retry",
 
   // PostgreSQL faults (issue 27).
+  service_unavailable: 'A store the request needs (the cache, the database) cannot be reached right now; nothing was changed: retry shortly',
   database_unavailable: 'The database cannot be reached right now (restart, failover, network); nothing was stored: retry after Retry-After',
 } as const;
 

@@ -81,6 +81,13 @@ export class InternalError extends DomainError {
   }
 }
 
+/** 503: a store the request needs (database, cache) cannot be reached now; the request may be repeated. */
+export class ServiceUnavailableError extends DomainError {
+  constructor(message: string, code: ErrorCode = 'service_unavailable') {
+    super(503, message, { 'retry-after': '5' }, code);
+  }
+}
+
 /** 507: this host's disk (the staging area, the data directory) is full or over its quota. */
 export class InsufficientStorageError extends DomainError {
   constructor(message = 'The local disk is full: free space in the staging area (delete old staging directories) and retry') {

@@ -50,7 +50,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ push: PushService }> = asyn
 
   app.post(
     '/cancel',
-    { schema: { tags, body: CancelBody, response: { 200: CancelView, 500: ErrorResponse } } },
+    { schema: { tags, body: CancelBody, response: { 200: CancelView, 503: ErrorResponse } } },
     async (req) => push.cancel(req.actor, req.body.batch_id),
   );
 

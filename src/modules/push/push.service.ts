@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
-import { BadRequestError, ConflictError, InternalError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import type { PushResultRow, ServerRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -166,7 +166,7 @@ export class PushService {
    * Sets the shared flag in the cache (every worker sees it at once) and on the batch's row (it
    * survives a cache outage or a cache restarted empty); the engine checks both before starting
    * the next server. Either store is enough, so a cancel of a running batch works while Redis is
-   * down; only when neither takes it is the answer an error (500 with that detail, no stack).
+   * down; only when neither takes it is the answer a 503 (retry shortly), and nothing is audited.
    */
   async cancel(actor: Actor, batchId: string): Promise<{ cancelled: true; batch_id: string }> {
     const [inCache, inDb] = await Promise.allSettled([
@@ -177,7 +177,7 @@ export class PushService {
     const onRow = inDb.status === 'fulfilled' && inDb.value;
     if (inCache.status === 'rejected' && !onRow) {
       this.d.log.error({ batchId, err: inCache.reason, dbErr: inDb.status === 'rejected' ? inDb.reason : undefined }, 'cancel flag not stored');
-      throw new InternalError('The cancel flag could not be stored');
+      throw new ServiceUnavailableError('The cancel could not be stored: neither the cache nor the database answers; retry shortly');
     }
     if (inCache.status === 'rejected') this.d.log.warn({ batchId, err: inCache.reason }, 'cancel flag kept in the database only (cache unavailable)');
     await this.d.audit.record(actor, 'sync_cancel', { type: 'batch', id: batchId });

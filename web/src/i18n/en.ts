@@ -59,6 +59,7 @@ export const en = {
       console_not_built: 'The web console has not been built.',
       value_out_of_range: 'A value is out of range.',
       insufficient_storage: "This host's disk is full (the staging area or the data directory). Nothing was kept: delete old staging directories, then try again.",
+      service_unavailable: 'The service cannot reach its cache or database right now. Nothing was changed; try again in a few seconds.',
       database_unavailable: 'The database cannot be reached right now. Nothing was saved; try again in a few seconds.',
       decryption_failed: 'A stored secret cannot be decrypted with the current encryption key.',
       invalid_credentials: 'Wrong username or password.',

@@ -59,6 +59,7 @@ export const zhCN: Resources = {
       console_not_built: '网页控制台尚未构建。',
       value_out_of_range: '某个值超出范围。',
       insufficient_storage: '本机磁盘已满（暂存区或数据目录），本次内容未保留。请删除旧的暂存目录后重试。',
+      service_unavailable: '服务暂时无法连接缓存或数据库，本次操作未生效，请稍后重试。',
       database_unavailable: '暂时无法连接数据库，本次操作未保存，请稍后重试。',
       decryption_failed: '已存储的密钥无法用当前加密密钥解密。',
       invalid_credentials: '用户名或密码错误。',
