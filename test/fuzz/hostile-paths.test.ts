@@ -24,7 +24,7 @@ const MARKER = `/tmp/fuzz-pwned-${crypto.randomUUID()}`;
 const HOSTILE: string[] = [
   ...hostileNames(MARKER),
   'a\u0000b', 'line\nbreak', 'cr\rname', '--delete', '--help', `-oProxyCommand=touch ${MARKER}`, '-e touch x', '--rsync-path=touch',
-  '*', '?', '[a-z]', '{a,b}', '~', '$HOME', '${IFS}', 'n'.repeat(300), `${'d/'.repeat(1_000)}f`, '\ud800lone', '\ufffd\ufffe',
+  '*', '?', '[a-z]', '{a,b}', '~', '$HOME', '$' + '{IFS}', 'n'.repeat(300), `${'d/'.repeat(1_000)}f`, '\ud800lone', '\ufffd\ufffe',
   '\u2215etc\u2215passwd', '\uff0e\uff0e', '\u2024\u2024', '\u00c0\u00ae\u00c0\u00ae', '%2e%2e', '%252e%252e', '..%2f', '%c0%ae%c0%ae',
   '..\\..\\', '.\\..', '\u202eexe.txt', 'e\u0301', '\u0430', ' ', '.', '\t',
 ];

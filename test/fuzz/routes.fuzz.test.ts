@@ -9,6 +9,7 @@
  * Every server the fuzzer can address points at a closed loopback port, and every URL the
  * service might fetch does too, so no generated request reaches another machine.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,10 @@ const MULTIPART = ['POST /api/sync/upload', 'POST /api/sync/upload-zip'];
 
 /** Raw path segments no encoder produces: broken and overlong escapes, encoded traversal. */
 const RAW_SEGMENTS = ['%', '%zz', '%ff%fe', '%c0%ae%c0%ae', '%2e%2e', '%252e%252e', '..%2f..%2fetc', '%00', '%0a', '%e2%80%ae', '..\\..', '%5c..'];
+
+/** Bodies nested 100 000 deep, as text: too deep for the test's own JSON.stringify, not for the service. */
+const DEEP_ARRAY = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+const DEEP_OBJECT = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
 
 interface FuzzRequest {
   method: string;
@@ -64,7 +69,7 @@ function requestArb(r: Route, o: ArbitraryOptions, settingKeys: string[]): fc.Ar
   const body: fc.Arbitrary<string | undefined> = r.body
     ? fc.oneof(
         { weight: 12, arbitrary: field(r.body, o).map((v) => JSON.stringify(v)) },
-        { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '\u0000', '{"a":1}{"b":2}', `{"x":"${'y'.repeat(2_000_000)}"}`) },
+        { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '\u0000', '{"a":1}{"b":2}', `{"x":"${'y'.repeat(2_000_000)}"}`, DEEP_ARRAY, DEEP_OBJECT) },
       )
     : fc.option(fc.constantFrom('{}', 'x', '{"a":1}'), { nil: undefined, freq: 6 });
   return fc
@@ -172,9 +177,9 @@ describe.each(dbKinds())('fuzzing every route on %s', (db) => {
     fs.rmSync(fa.root, { recursive: true, force: true });
   });
 
-  async function send(req: FuzzRequest): Promise<import('fastify').LightMyRequestResponse> {
+  async function send(req: FuzzRequest, bearer = session.token): Promise<import('fastify').LightMyRequestResponse> {
     const headers = { ...req.headers };
-    if (req.auth === 'bearer') headers.authorization = `Bearer ${session.token}`;
+    if (req.auth === 'bearer') headers.authorization = `Bearer ${bearer}`;
     if (req.auth === 'api-key') headers['x-api-key'] = session.apiKey;
     requests++;
     return withTimeout(
@@ -183,10 +188,37 @@ describe.each(dbKinds())('fuzzing every route on %s', (db) => {
     );
   }
 
+  /** Ids of servers that exist now (at the closed port), creating three when fewer are left. */
+  async function liveServerIds(): Promise<number[]> {
+    const h = { 'x-api-key': session.apiKey };
+    const list = await fa.t.app.inject({ url: '/api/servers/', headers: h });
+    const ids = (list.json() as Array<{ id: number; port: number }>).filter((x) => x.port === fa.port).map((x) => x.id);
+    while (ids.length < 3) {
+      const res = await fa.t.app.inject({
+        method: 'POST', url: '/api/servers/', headers: h,
+        payload: { name: `fuzz-live-${crypto.randomUUID().slice(0, 8)}`, host: '127.0.0.1', port: fa.port, username: 'nobody', password: 'x' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push(res.json().id);
+    }
+    return ids;
+  }
+
+  async function agentToken(serverId: number): Promise<string> {
+    const res = await fa.t.app.inject({ method: 'POST', url: `/api/servers/${serverId}/agent-token`, headers: { authorization: `Bearer ${session.token}` }, remoteAddress: session.ip });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().agent_token;
+  }
+
   for (const r of routes.filter((x) => !MULTIPART.includes(x.key))) {
     it(r.key, async () => {
-      const prop = fc.asyncProperty(requestArb(r, o, settingKeys), async (req) => {
-        const res = await send(req);
+      // Earlier routes may have deleted the fixture servers: every route gets live ones to name.
+      const ids = await liveServerIds();
+      const own: ArbitraryOptions = { ...o, overrides: { ...o.overrides, server_id: fc.oneof(fc.constantFrom(...ids), fc.integer()), server_ids: fc.array(fc.constantFrom(...ids), { maxLength: 3 }) } };
+      // The heartbeat takes the agent's token, not an administrator's.
+      const bearer = r.key === 'POST /api/agent/heartbeat' ? await agentToken(ids[0]) : undefined;
+      const prop = fc.asyncProperty(requestArb(r, own, settingKeys), async (req) => {
+        const res = await send(req, bearer ?? session.token);
         checkAnswer(res, fa, `${req.method} ${req.url} ${(req.payload ?? '').slice(0, 300)}`);
         if (ENDS_SESSION.has(r.key) || res.statusCode === 401 || res.statusCode === 429) await session.ensure();
       });

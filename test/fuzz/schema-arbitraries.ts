@@ -18,6 +18,7 @@ export function hostileStrings(marker: string): string[] {
     '\ud800', '\udfff\ud800', '\u202e\u0074\u0078\u0074', '\u0130', '\ufb00', '\u0430dmin', 'e\u0301', '😀', '\ufeff', '\u200b',
     'null', 'undefined', 'true', '0', '-1', '1e999', 'NaN', '0x7fffffff', '9'.repeat(400), "' OR '1'='1", '"; DROP TABLE servers; --',
     '%s%s%s%n', '{{7*7}}', '<script>alert(1)</script>', '__proto__', 'constructor', 'x'.repeat(5_000), 'é'.repeat(70_000),
+    `${'a/'.repeat(2_100)}b`, `${'n'.repeat(255)}/${'m'.repeat(256)}`,
   ];
 }
 
