@@ -52,7 +52,16 @@ function encodeParam(v: unknown): string {
   return [...bytes].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
 }
 
-function requestArb(r: Route, o: ArbitraryOptions, settingKeys: string[]): fc.Arbitrary<FuzzRequest> {
+/**
+ * A new server without a port would get 22: the fuzzer's servers must only ever point at the
+ * closed port, so a body that names none gets it (the `port` override covers the rest).
+ */
+function closedPortDefault(r: Route, v: unknown, o: ArbitraryOptions & { closedPort?: number }): unknown {
+  if (r.key !== 'POST /api/servers/' || !v || typeof v !== 'object' || Array.isArray(v) || 'port' in v) return v;
+  return { ...v, port: o.closedPort };
+}
+
+function requestArb(r: Route, o: ArbitraryOptions & { closedPort?: number }, settingKeys: string[]): fc.Arbitrary<FuzzRequest> {
   const pathArbs: Record<string, fc.Arbitrary<string>> = {};
   const queryArbs: Record<string, fc.Arbitrary<string[]>> = {};
   const headerArbs: Record<string, fc.Arbitrary<string>> = {};
@@ -68,7 +77,7 @@ function requestArb(r: Route, o: ArbitraryOptions, settingKeys: string[]): fc.Ar
   }
   const body: fc.Arbitrary<string | undefined> = r.body
     ? fc.oneof(
-        { weight: 12, arbitrary: field(r.body, o).map((v) => JSON.stringify(v)) },
+        { weight: 12, arbitrary: field(r.body, o).map((v) => JSON.stringify(closedPortDefault(r, v, o))) },
         { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '\u0000', '{"a":1}{"b":2}', `{"x":"${'y'.repeat(2_000_000)}"}`, DEEP_ARRAY, DEEP_OBJECT) },
       )
     : fc.option(fc.constantFrom('{}', 'x', '{"a":1}'), { nil: undefined, freq: 6 });
@@ -129,7 +138,7 @@ describe('the fuzzer covers the API', () => {
 describe.each(dbKinds())('fuzzing every route on %s', (db) => {
   let fa: FuzzApp;
   let session: FuzzSession;
-  let o: ArbitraryOptions;
+  let o: ArbitraryOptions & { closedPort: number };
   let settingKeys: string[] = [];
   let sentinelBefore: Record<string, string>;
   let requests = 0;
@@ -158,6 +167,7 @@ describe.each(dbKinds())('fuzzing every route on %s', (db) => {
     );
     o = {
       marker: fa.marker,
+      closedPort: fa.port,
       overrides: {
         // Only loopback (at the closed port) or names no resolver answers.
         host: fc.constantFrom('127.0.0.1', '::1', 'localhost', `-oProxyCommand=touch ${fa.marker}`, `$(touch ${fa.marker})`, 'a\nb', '', 'x'.repeat(300)),
@@ -214,7 +224,7 @@ describe.each(dbKinds())('fuzzing every route on %s', (db) => {
     it(r.key, async () => {
       // Earlier routes may have deleted the fixture servers: every route gets live ones to name.
       const ids = await liveServerIds();
-      const own: ArbitraryOptions = { ...o, overrides: { ...o.overrides, server_id: fc.oneof(fc.constantFrom(...ids), fc.integer()), server_ids: fc.array(fc.constantFrom(...ids), { maxLength: 3 }) } };
+      const own = { ...o, overrides: { ...o.overrides, server_id: fc.oneof(fc.constantFrom(...ids), fc.integer()), server_ids: fc.array(fc.constantFrom(...ids), { maxLength: 3 }) } };
       // The heartbeat takes the agent's token, not an administrator's.
       const bearer = r.key === 'POST /api/agent/heartbeat' ? await agentToken(ids[0]) : undefined;
       const prop = fc.asyncProperty(requestArb(r, own, settingKeys), async (req) => {
