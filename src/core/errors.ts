@@ -142,6 +142,14 @@ export function localIoError(err: unknown, message: string, code: ErrorCode = 'i
 }
 
 /**
+ * A name or path beyond NAME_MAX/PATH_MAX (ENAMETOOLONG) comes from the caller's input, never
+ * from a fault of the service: rethrown as a 400 `path_too_long`, anything else left to the caller.
+ */
+export function throwIfTooLong(err: unknown): void {
+  if (errCode(err) === 'ENAMETOOLONG') throw new BadRequestError('Path is too long', 'path_too_long');
+}
+
+/**
  * Errors whose message is written for clients and carries no secret: our domain errors and a
  * credential that no longer decrypts. Anything else is logged and replaced by a generic text.
  */

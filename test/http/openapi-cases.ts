@@ -5,34 +5,9 @@
  * field gets a plausible value — so the bad field is the request's only fault.
  */
 
-/** The part of JSON Schema (as @fastify/swagger emits it, OpenAPI 3.0) the generator reads. */
-export interface Schema {
-  type?: string;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  enum?: unknown[];
-  const?: unknown;
-  default?: unknown;
-  nullable?: boolean;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  minItems?: number;
-  pattern?: string;
-  format?: string;
-}
+import { fillPath, routesOf, type OpenApiDoc, type Schema } from '../helpers/openapi.js';
 
-interface Operation {
-  parameters?: Array<{ in: string; name: string; required?: boolean; schema: Schema }>;
-  requestBody?: { content: Record<string, { schema?: Schema }> };
-}
-
-export interface OpenApiDoc {
-  paths: Record<string, Record<string, Operation>>;
-}
+export type { OpenApiDoc, Schema };
 
 export type Kind = 'out-of-range' | 'nul';
 
@@ -152,37 +127,34 @@ function asParam(v: unknown): string {
  */
 export function hostileCases(doc: OpenApiDoc, pathSamples: Record<string, string> = {}): HostileCase[] {
   const out: HostileCase[] = [];
-  for (const [template, ops] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      const params = op.parameters ?? [];
-      const bodySchema = op.requestBody?.content['application/json']?.schema;
-      const request = (over: { in: string; name: string; value: unknown } | null, payload: unknown) => {
-        let url = template;
-        const query = new URLSearchParams();
-        for (const p of params) {
-          const hit = over && over.in === p.in && over.name === p.name;
-          if (!hit && p.in === 'query' && !p.required) continue;
-          const v = asParam(hit ? over.value : p.in === 'path' && pathSamples[p.name] ? pathSamples[p.name] : sample(p.schema));
-          if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(v));
-          else if (p.in === 'query') query.set(p.name, v);
-        }
-        const qs = query.toString();
-        return { url: qs ? `${url}?${qs}` : url, payload };
-      };
-      const basePayload = bodySchema ? sample(bodySchema) : undefined;
-      const add = (field: string, kind: Kind, r: { url: string; payload: unknown }) => {
-        const name = `${method.toUpperCase()} ${template} ${field} ${kind}`;
-        // Two branches of a union may reach the same field the same way: one case is enough.
-        if (!out.some((c) => c.name === name)) out.push({ name, method: method.toUpperCase(), field, kind, ...r });
-      };
+  for (const { method, template, params, body: bodySchema } of routesOf(doc)) {
+    const request = (over: { in: string; name: string; value: unknown } | null, payload: unknown) => {
+      const pathValues: Record<string, string> = {};
+      const query = new URLSearchParams();
       for (const p of params) {
-        if (p.in !== 'path' && p.in !== 'query') continue;
-        const part = p.in === 'path' ? 'params' : 'querystring';
-        for (const m of mutations(p.schema)) add(`${part}.${p.name}`, m.kind, request({ in: p.in, name: p.name, value: m.value }, basePayload));
+        const hit = over && over.in === p.in && over.name === p.name;
+        if (!hit && p.in === 'query' && !p.required) continue;
+        const v = asParam(hit ? over.value : p.in === 'path' && pathSamples[p.name] ? pathSamples[p.name] : sample(p.schema));
+        if (p.in === 'path') pathValues[p.name] = encodeURIComponent(v);
+        else if (p.in === 'query') query.set(p.name, v);
       }
-      if (bodySchema) {
-        for (const m of mutations(bodySchema)) add(['body', ...m.path].join('.'), m.kind, request(null, m.value));
-      }
+      const url = fillPath(template, pathValues);
+      const qs = query.toString();
+      return { url: qs ? `${url}?${qs}` : url, payload };
+    };
+    const basePayload = bodySchema ? sample(bodySchema) : undefined;
+    const add = (field: string, kind: Kind, r: { url: string; payload: unknown }) => {
+      const name = `${method} ${template} ${field} ${kind}`;
+      // Two branches of a union may reach the same field the same way: one case is enough.
+      if (!out.some((c) => c.name === name)) out.push({ name, method, field, kind, ...r });
+    };
+    for (const p of params) {
+      if (p.in !== 'path' && p.in !== 'query') continue;
+      const part = p.in === 'path' ? 'params' : 'querystring';
+      for (const m of mutations(p.schema)) add(`${part}.${p.name}`, m.kind, request({ in: p.in, name: p.name, value: m.value }, basePayload));
+    }
+    if (bodySchema) {
+      for (const m of mutations(bodySchema)) add(['body', ...m.path].join('.'), m.kind, request(null, m.value));
     }
   }
   return out;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createTwoFilesPatch, OMIT_HEADERS } from 'diff';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
-import { errCode, ForbiddenPathError, InternalError } from '../../core/errors.js';
+import { errCode, ForbiddenPathError, InternalError, throwIfTooLong } from '../../core/errors.js';
 import type { ServerRow } from '../../db/types.js';
 import { isSameOrUnder } from '../../core/paths.js';
 import { commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
@@ -56,6 +56,7 @@ async function readLocal(file: string): Promise<Side | null> {
   } catch (err) {
     const code = errCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') return null;
+    throwIfTooLong(err);
     throw new InternalError('Could not read the local file', 'local_file_unreadable');
   }
   try {

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BadRequestError, errCode, ForbiddenPathError } from '../../core/errors.js';
+import { BadRequestError, errCode, ForbiddenPathError, throwIfTooLong } from '../../core/errors.js';
 
 /** Linux gives up after 40 symlinks in one resolution; so do we. */
 const MAX_SYMLINKS = 40;
@@ -31,7 +31,7 @@ export async function resolvePath(input: string): Promise<string> {
   } catch (err) {
     const code = errCode(err);
     if (code === 'ELOOP') throw new BadRequestError('Too many levels of symbolic links', 'symlink_loop');
-    if (code === 'ENAMETOOLONG') throw new BadRequestError('Path is too long', 'path_too_long');
+    throwIfTooLong(err);
     if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') throw err;
   }
   return resolveComponentwise(abs);
@@ -58,6 +58,9 @@ async function resolveComponentwise(abs: string): Promise<string> {
     try {
       isLink = (await fs.promises.lstat(next)).isSymbolicLink();
     } catch (err) {
+      // A missing component does not stop the walk, so the joined path can outgrow PATH_MAX here
+      // even when realpath failed earlier on ENOENT: still the caller's input, still a 400.
+      throwIfTooLong(err);
       const code = errCode(err);
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') throw err;
     }

@@ -150,6 +150,14 @@ describe.each(dbKinds())('POST /api/sync/file-diff on %s', (db) => {
     expect((await diff({ relative_path: 'a\u0000b' })).statusCode).toBe(422);
   });
 
+  it('a relative path beyond PATH_MAX is a 400 path_too_long, never a 500 (found by the route fuzzer)', async () => {
+    for (const relative_path of [`${'a/'.repeat(2_047)}b`, `sub/${'\u{1F600}'.repeat(2_049)}`]) {
+      const res = await diff({ relative_path });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'path_too_long' });
+    }
+  });
+
   it('hostile relative paths run nothing', async () => {
     const marker = markerPath();
     for (const name of hostileNames(marker)) {

@@ -77,6 +77,13 @@ describe('staging prefix rule', () => {
     await expect(resolvePath(path.join(dir, 'loop-a/x'))).rejects.toMatchObject({ statusCode: 400 });
   });
 
+  it('a path that outgrows PATH_MAX only below a missing component is a 400 path_too_long (was a 500)', async () => {
+    // realpath fails with ENOENT first; the component walk then lstat()s ever longer paths.
+    const deep = `${dir}/missing/${'a/'.repeat(2_100)}b`;
+    await expect(resolvePath(deep)).rejects.toMatchObject({ statusCode: 400, code: 'path_too_long' });
+    await expect(paths.resolveInsideStaging(deep)).rejects.toMatchObject({ statusCode: 400, code: 'path_too_long' });
+  });
+
   it('creates fresh <prefix><12 hex> directories', async () => {
     const made = await paths.createStagingDir();
     expect(made).toMatch(new RegExp(`^${prefix}[0-9a-f]{12}$`));
