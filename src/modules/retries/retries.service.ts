@@ -65,7 +65,7 @@ export interface TargetGuard {
 export interface RetriesDeps {
   repo: RetriesRepository;
   runner: RsyncRunner;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   staging: StagingPaths;
   cache: Cache;
   audit: AuditService;
@@ -254,7 +254,7 @@ export class RetriesService {
         if (busy === null) {
           try {
             const source = await this.d.staging.resolveStagingDir(job.source_path);
-            const target = await this.d.servers.targetFromRow(row);
+            const target = await this.d.servers.connectionFor(row.id);
             const r = await this.d.runner.run(target, {
               source,
               remotePath,
