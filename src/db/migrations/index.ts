@@ -17,6 +17,7 @@ import * as m0016 from './20261126T1403-ssh-reachability.js';
 import * as m0017 from './20261126T1701-script-runs.js';
 import * as m0018 from './20261126T1702-schedule-runs.js';
 import * as m0019 from './20261126T1703-agent-heartbeats.js';
+import * as m0020 from './20261126T1801-foreign-keys.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T1701-script-runs': m0017,
   '20261126T1702-schedule-runs': m0018,
   '20261126T1703-agent-heartbeats': m0019,
+  '20261126T1801-foreign-keys': m0020,
 };
