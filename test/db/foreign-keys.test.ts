@@ -36,16 +36,16 @@ async function freshDb(kind: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
 
 const now = new Date().toISOString();
 const batch = (id: string) => ({
-  batch_id: id, status: 'completed', operator: 'admin', source_path: '/tmp/s', target_path: '/srv', sync_mode: 'incremental',
+  batch_id: id, status: 'completed' as const, operator: 'admin', source_path: '/tmp/s', target_path: '/srv', sync_mode: 'incremental' as const,
   started_at: now, finished_at: now, total: 1, succeeded: 1, failed: 0, skipped: 0,
 });
 const result = (batchId: string) => ({
-  batch_id: batchId, server_id: 1, server_name: 'a', status: 'success', files_transferred: 1, bytes_transferred: 1, duration_ms: 1,
+  batch_id: batchId, server_id: 1, server_name: 'a', status: 'success' as const, files_transferred: 1, bytes_transferred: 1, duration_ms: 1,
   error: null, retry_job_id: null,
 });
 const retryJob = (batchId: string | null) => ({
-  server_id: 1, server_name: 'a', operator: 'admin', source_path: '/tmp/s', target_path: '/srv', sync_mode: 'incremental', batch_id: batchId,
-  status: 'pending', retry_count: 0, max_retries: 3, next_retry_at: now, last_error: null, created_at: now, updated_at: now,
+  server_id: 1, server_name: 'a', operator: 'admin', source_path: '/tmp/s', target_path: '/srv', sync_mode: 'incremental' as const, batch_id: batchId,
+  status: 'pending' as const, retry_count: 0, max_retries: 3, next_retry_at: now, last_error: null, created_at: now, updated_at: now,
 });
 const server = (name: string, presets: { password?: number; key?: number }) => ({
   name, host: 'h', port: 22, username: 'u', auth_type: 'password', ssh_key_preset_id: presets.key ?? null,
@@ -54,7 +54,7 @@ const server = (name: string, presets: { password?: number; key?: number }) => (
 });
 
 describe.each(dbKinds())('foreign keys on %s', (kind) => {
-  it('the migration cleans orphans first, then deleting a preset or a batch has the stated effect', async () => {
+  it('the migration cleans orphans first, then deleting a preset, a batch or a server has the stated effect', async () => {
     const h = await freshDb(kind);
     const { db } = h;
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -116,6 +116,17 @@ describe.each(dbKinds())('foreign keys on %s', (kind) => {
     expect(await db.selectFrom('push_events').selectAll().execute()).toEqual([]);
     expect((await db.selectFrom('retry_jobs').select('batch_id').execute()).map((r) => r.batch_id)).toEqual([null, null]);
     expect((await db.selectFrom('schedule_runs').select('batch_id').execute()).map((r) => r.batch_id)).toEqual([null]);
+
+    // Deleting a server: its history stays (push results, retry jobs and alerts keep server_id
+    // and the name they recorded); only rows with a key to it would follow.
+    await db.insertInto('push_batches').values(batch('b3')).execute();
+    await db.insertInto('push_results').values({ ...result('b3'), server_id: kept.id }).execute();
+    await db.insertInto('retry_jobs').values({ ...retryJob('b3'), server_id: kept.id }).execute();
+    await db.insertInto('alert_log').values({ server_id: kept.id, server_name: 'kept', alert_type: 'cpu', value: 99, is_recovery: 0, created_at: now }).execute();
+    await db.deleteFrom('servers').where('id', '=', kept.id).execute();
+    expect(await db.selectFrom('push_results').select('server_id').where('batch_id', '=', 'b3').execute()).toEqual([{ server_id: kept.id }]);
+    expect(await db.selectFrom('retry_jobs').select('server_id').where('batch_id', '=', 'b3').execute()).toEqual([{ server_id: kept.id }]);
+    expect(await db.selectFrom('alert_log').select('server_name').where('server_id', '=', kept.id).execute()).toEqual([{ server_name: 'kept' }]);
 
     // A new row naming a batch that does not exist is refused.
     await expect(db.insertInto('push_results').values(result('nope')).execute()).rejects.toThrow(/foreign key/i);

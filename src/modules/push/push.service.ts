@@ -188,7 +188,7 @@ export class PushService {
     const events = (await this.d.journal.since(batchId, after, limit + 1)) as BatchEventsView['events'];
     const more = events.length > limit;
     const page = more ? events.slice(0, limit) : events;
-    return { batch_id: batchId, status: batch.status as BatchView['status'], events: page, last_seq: page.at(-1)?.seq ?? after, more };
+    return { batch_id: batchId, status: batch.status, events: page, last_seq: page.at(-1)?.seq ?? after, more };
   }
 
   /** Batches without their per-server results, newest first: the history list. */
@@ -233,7 +233,7 @@ export class PushService {
     const closed: string[] = [];
     for (const batch of await this.d.repo.expiredBatches(nowIsoText)) {
       if (!(await this.d.repo.takeOver(batch.batch_id, this.d.owner, nowIsoText, leaseUntil(now)))) continue;
-      const plan = { batchId: batch.batch_id, operator: batch.operator ?? 'system', source: batch.source_path, mode: batch.sync_mode as SyncMode };
+      const plan = { batchId: batch.batch_id, operator: batch.operator ?? 'system', source: batch.source_path, mode: batch.sync_mode };
       let lost = false;
       for (const r of await this.d.repo.unfinishedResults(batch.batch_id)) {
         const row = await this.d.servers.get(r.server_id).catch((err) => this.notFoundAsNull(err));

@@ -87,7 +87,7 @@ export function toRetryView(r: RetryJobRow): RetryJobView {
     operator: r.operator,
     source_path: r.source_path,
     target_path: r.target_path,
-    status: r.status as RetryStatus,
+    status: r.status,
     retry_count: Number(r.retry_count),
     max_retries: Number(r.max_retries),
     next_retry_at: r.next_retry_at,
@@ -258,7 +258,7 @@ export class RetriesService {
             const r = await this.d.runner.run(target, {
               source,
               remotePath,
-              mode: job.sync_mode as RsyncMode,
+              mode: job.sync_mode,
               signal: this.stopping.signal,
             });
             error = r.ok ? null : r.error;

@@ -9,7 +9,6 @@ import type { Logger } from '../../core/logger.js';
 import { every } from '../../core/periodic.js';
 import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/index.js';
-import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
 import { nowIso } from '../../core/time.js';
 import { dueSlot } from './schedule-timing.js';
@@ -108,7 +107,7 @@ export class Scheduler {
           server_ids: parseServerIds(row.server_ids),
           source_path: row.source_path ?? '',
           target_path: row.target_path,
-          sync_mode: row.sync_mode as SyncMode,
+          sync_mode: row.sync_mode,
         });
         const batch = out.async ? null : out.batch;
         outcome = { ...base, ok: true, batch_id: batch?.batch_id, batch_status: batch?.status };
