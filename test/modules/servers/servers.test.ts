@@ -88,6 +88,10 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
     // PKCS#8 is handed to ssh2 in the PKCS#1 form it can read.
     expect(target.auth).toMatchObject({ type: 'key' });
     expect((target.auth as { privateKey: string }).privateKey).toContain('BEGIN RSA PRIVATE KEY');
+    // What other modules read (`get`) carries no secret column at all; only `connectionFor` opens them.
+    const record = await c.servers.get(inline.id);
+    expect(record).toMatchObject({ id: inline.id, name: 'target-inline', username: 'alice' });
+    for (const secret of ['password_enc', 'private_key_enc', 'agent_token_hash']) expect(record).not.toHaveProperty(secret);
 
     const preset = (await call('POST', '/api/presets', { name: 'p', username: 'preset-user', encrypted_pw: password })).json();
     const viaPreset = (await create({ name: 'target-preset', password_preset_id: preset.id })).json();
