@@ -109,8 +109,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const alerts = createAlertsModule({
     db, cache, settings, notifications, events, log, now, version: config.version,
     heartbeats: { flush: () => agent.agent.flushHeartbeats(), markOffline: (ids) => agent.agent.setStatus(ids, 'offline') },
+    serverStatus: servers.serverStatus,
   });
-  const agent = createAgentModule({ db, cache, engine: alerts.engine, servers: servers.servers, ssh, settings, audit, log, now, metrics });
+  const agent = createAgentModule({ db, cache, engine: alerts.engine, servers: servers.servers, agentColumns: servers.agentColumns, ssh, settings, audit, log, now, metrics });
 
   const allowlist = createAllowlistModule({
     settings, cache, audit, log, resolver: opts.fetchResolver ?? systemResolver, allowPrivateFetch: config.allowPrivateFetch,

@@ -3,6 +3,9 @@
  * booleans are integers 0/1, lists are JSON text. Repositories convert to API shapes.
  */
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type {
+  BatchStatus, ResultStatus, RetryStatus, RunMode, RunStatus, ScheduleRunStatus, ScheduleType, ServerStatus, SyncMode,
+} from '../core/column-values.js';
 
 type Id = Generated<number>;
 
@@ -59,7 +62,7 @@ export interface ServersTable {
   /** JSON array of strings. */
   tags: string;
   host_key_fingerprint: string | null;
-  status: Generated<string>;
+  status: Generated<ServerStatus>;
   last_heartbeat_at: string | null;
   agent_token_hash: string | null;
   /** SSH reachability (ISO times; the error as a class, e.g. `refused`): written by the servers feature. */
@@ -104,7 +107,7 @@ export interface ScriptRunsTable {
   schedule_id: number | null;
   operator: string;
   server_ids: string;
-  status: string;
+  status: RunStatus;
   total: number;
   succeeded: Generated<number>;
   failed: Generated<number>;
@@ -129,15 +132,15 @@ export interface ScriptRunEventsTable {
 export interface SchedulesTable {
   id: Id;
   name: string;
-  schedule_type: string;
+  schedule_type: ScheduleType;
   source_path: string | null;
   target_path: string | null;
   /** JSON array of integers. */
   server_ids: string;
-  run_mode: string;
+  run_mode: RunMode;
   cron_expr: string | null;
   fire_at: string | null;
-  sync_mode: string;
+  sync_mode: SyncMode;
   enabled: number;
   script_id: number | null;
   script_content: string | null;
@@ -153,13 +156,12 @@ export interface SchedulesTable {
 export interface ScheduleRunsTable {
   id: Id;
   schedule_id: number;
-  schedule_type: string;
+  schedule_type: ScheduleType;
   /** The match or fire time the run was owed for. */
   slot: string;
   started_at: string;
   finished_at: string | null;
-  /** running, success, partial, failed or cancelled. */
-  status: string;
+  status: ScheduleRunStatus;
   batch_id: string | null;
   run_id: string | null;
   total: Generated<number>;
@@ -188,9 +190,9 @@ export interface RetryJobsTable {
   operator: string | null;
   source_path: string;
   target_path: string | null;
-  sync_mode: string;
+  sync_mode: SyncMode;
   batch_id: string | null;
-  status: string;
+  status: RetryStatus;
   retry_count: number;
   max_retries: number;
   next_retry_at: string | null;
@@ -204,11 +206,11 @@ export interface RetryJobsTable {
 
 export interface PushBatchesTable {
   batch_id: string;
-  status: string;
+  status: BatchStatus;
   operator: string | null;
   source_path: string;
   target_path: string | null;
-  sync_mode: string;
+  sync_mode: SyncMode;
   started_at: string;
   finished_at: string | null;
   total: number;
@@ -236,7 +238,7 @@ export interface PushResultsTable {
   batch_id: string;
   server_id: number;
   server_name: string | null;
-  status: string;
+  status: ResultStatus;
   files_transferred: number;
   bytes_transferred: ColumnType<number, number, number>;
   duration_ms: number;

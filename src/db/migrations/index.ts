@@ -17,9 +17,10 @@ import * as m0016 from './20261126T1403-ssh-reachability.js';
 import * as m0017 from './20261126T1701-script-runs.js';
 import * as m0018 from './20261126T1702-schedule-runs.js';
 import * as m0019 from './20261126T1703-agent-heartbeats.js';
-import * as m0020 from './20261126T1802-schedule-claim-token.js';
-import * as m0021 from './20261126T1803-push-cancel-requests.js';
-import * as m0022 from './20261126T1805-run-leases.js';
+import * as m0020 from './20261126T1801-foreign-keys.js';
+import * as m0021 from './20261126T1802-schedule-claim-token.js';
+import * as m0022 from './20261126T1803-push-cancel-requests.js';
+import * as m0023 from './20261126T1805-run-leases.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -39,7 +40,8 @@ export const migrations: Record<string, Migration> = {
   '20261126T1701-script-runs': m0017,
   '20261126T1702-schedule-runs': m0018,
   '20261126T1703-agent-heartbeats': m0019,
-  '20261126T1802-schedule-claim-token': m0020,
-  '20261126T1803-push-cancel-requests': m0021,
-  '20261126T1805-run-leases': m0022,
+  '20261126T1801-foreign-keys': m0020,
+  '20261126T1802-schedule-claim-token': m0021,
+  '20261126T1803-push-cancel-requests': m0022,
+  '20261126T1805-run-leases': m0023,
 };

@@ -20,7 +20,7 @@ export const INSTALL_TIMEOUT_MS = 60_000;
 
 export interface AgentInstallerDeps {
   agent: Pick<AgentService, 'issueToken' | 'restoreToken'>;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   ssh: Pick<SshPool, 'exec'>;
   settings: RuntimeSettings;
   audit: AuditService;
@@ -67,7 +67,7 @@ export class AgentInstaller {
       throw new BadRequestError('No api_base_url: pass it in the body or set the api_base_url setting (the URL agents post to)', 'api_base_url_missing');
     }
     const url = agentBaseUrl(raw);
-    const target = await this.d.servers.targetFromRow(row);
+    const target = await this.d.servers.connectionFor(row.id);
 
     // Stored before the agent starts, so its first heartbeat is accepted; put back on failure.
     const issued = await this.d.agent.issueToken(serverId);

@@ -5,7 +5,7 @@
  * rotation is announced on a cache channel so every worker drops the old token at once.
  */
 import crypto from 'node:crypto';
-import type { AgentServerRow } from './agent.repository.js';
+import type { MonitoredServer } from '../servers/index.js';
 
 export const TOKENS_CHANNEL = 'agent:tokens';
 
@@ -19,7 +19,7 @@ export function hashAgentToken(token: string): string {
 }
 
 /** The server a token belongs to, as cached; `status` is updated in place by the heartbeat path. */
-export type AgentServer = AgentServerRow;
+export type AgentServer = MonitoredServer;
 
 interface Entry {
   server: AgentServer;

@@ -9,16 +9,16 @@ import { UnauthorizedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { AlertEngine, AlertType, Reading } from '../alerts/index.js';
-import type { ServersService } from '../servers/index.js';
+import type { AgentServerStore, ServersService } from '../servers/index.js';
 import { AgentTokenCache, TOKENS_CHANNEL, hashAgentToken, newAgentToken, type AgentServer } from './agent-tokens.js';
-import type { AgentRepository } from './agent.repository.js';
 import type { HeartbeatPoints } from './heartbeat-points.js';
 import { HeartbeatWriter } from './heartbeat-writer.js';
 import type { HeartbeatBody } from './agent.schemas.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
 
 export interface AgentServiceDeps {
-  repo: AgentRepository;
+  /** The servers module's agent columns (only that module writes `servers`). */
+  repo: AgentServerStore;
   /** Where each reading is kept for the monitoring page. */
   points?: Pick<HeartbeatPoints, 'record' | 'start' | 'stop'>;
   cache: Cache;

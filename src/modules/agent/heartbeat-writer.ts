@@ -5,12 +5,12 @@
  */
 import type { Logger } from '../../core/logger.js';
 import type { AgentServer } from './agent-tokens.js';
-import type { AgentRepository } from './agent.repository.js';
+import type { AgentServerStore } from '../servers/index.js';
 
 export const FLUSH_INTERVAL_MS = 1_000;
 
 export interface HeartbeatWriterDeps {
-  repo: Pick<AgentRepository, 'markOnline' | 'touch'>;
+  repo: Pick<AgentServerStore, 'markOnline' | 'touch'>;
   log: Logger;
   /** Servers that no longer exist (deleted while their agent still posts). */
   onMissing?: (ids: number[]) => void;

@@ -11,13 +11,12 @@ import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mount, type Feature } from '../../platform/feature.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { AlertEngine } from '../alerts/index.js';
-import type { ServersService } from '../servers/index.js';
+import type { AgentServerStore, ServersService } from '../servers/index.js';
 import { AgentInstaller } from './agent-installer.service.js';
 import { agentMetricsRoutes } from './agent-metrics.routes.js';
 import { agentServerRoutes } from './agent-servers.routes.js';
 import { HeartbeatPoints } from './heartbeat-points.js';
 import { HeartbeatPointsRepository } from './heartbeat-points.repository.js';
-import { AgentRepository } from './agent.repository.js';
 import { agentRoutes } from './agent.routes.js';
 import { AgentService } from './agent.service.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
@@ -29,7 +28,9 @@ export interface AgentModuleDeps {
   metrics?: Pick<Metrics, 'heartbeat'>;
   cache: Cache;
   engine: AlertEngine;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
+  /** The servers module's agent columns: only that module writes `servers`. */
+  agentColumns: AgentServerStore;
   ssh: Pick<SshPool, 'exec'>;
   settings: RuntimeSettings;
   audit: AuditService;
@@ -40,7 +41,7 @@ export interface AgentModuleDeps {
 export function createAgentModule(d: AgentModuleDeps) {
   const points = new HeartbeatPoints(new HeartbeatPointsRepository(d.db), d.log, d.now);
   const agent = new AgentService({
-    repo: new AgentRepository(d.db), points, cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now, metrics: d.metrics,
+    repo: d.agentColumns, points, cache: d.cache, engine: d.engine, servers: d.servers, audit: d.audit, log: d.log, now: d.now, metrics: d.metrics,
   });
   const installer = new AgentInstaller({ agent, servers: d.servers, ssh: d.ssh, settings: d.settings, audit: d.audit, log: d.log });
   const feature: Feature = {

@@ -23,7 +23,7 @@ import { escapeHtml } from './alert-messages.js';
 import { HealthWatcher } from './health-watcher.js';
 import { NoticeClaimsRepository } from './notice-claims.repository.js';
 import { OfflineDetector } from './offline-detector.js';
-import { ServerStatusRepository } from './server-status.repository.js';
+import type { ServerStatusStore } from '../servers/index.js';
 
 export type { ActiveAlertsService, ActiveAlertStore, AlertEngine, AlertHistoryService, HealthWatcher, OfflineDetector };
 export type { Reading } from './alert-engine.service.js';
@@ -41,6 +41,8 @@ export interface AlertsModuleDeps {
   now: () => number;
   /** The agent side: write buffered heartbeats before a check; told which servers went offline. */
   heartbeats: { flush(): Promise<void>; markOffline(ids: number[]): void };
+  /** The servers module's status columns: only that module writes `servers`. */
+  serverStatus: ServerStatusStore;
 }
 
 export function createAlertsModule(d: AlertsModuleDeps) {
@@ -52,7 +54,7 @@ export function createAlertsModule(d: AlertsModuleDeps) {
   const history = new AlertHistoryService({ repo, store, now, log });
   const active = new ActiveAlertsService(repo, store);
   const offline = new OfflineDetector({
-    repo: new ServerStatusRepository(d.db),
+    repo: d.serverStatus,
     engine,
     store,
     cache: d.cache,

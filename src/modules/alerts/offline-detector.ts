@@ -14,13 +14,14 @@ import type { Logger } from '../../core/logger.js';
 import { every, type Periodic } from '../../core/periodic.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import type { AlertEngine } from './alert-engine.service.js';
-import type { ServerStatusRepository } from './server-status.repository.js';
+import type { ServerStatusStore } from '../servers/index.js';
 
 export const DETECTOR_INTERVAL_MS = 10_000;
 const LOCK = 'alerts:offline-detector';
 
 export interface OfflineDetectorDeps {
-  repo: ServerStatusRepository;
+  /** The servers module's status columns (only that module writes `servers`). */
+  repo: ServerStatusStore;
   engine: AlertEngine;
   store: ActiveAlertStore;
   cache: Cache;

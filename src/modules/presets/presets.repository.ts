@@ -27,13 +27,12 @@ export class PresetsRepository {
     return this.db.updateTable('password_presets').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
-  /** Servers that used the preset fall back to their inline credentials (or none). */
+  /**
+   * Servers that used the preset fall back to their inline credentials (or none): the foreign
+   * key `servers.password_preset_id` is ON DELETE SET NULL, so this module never writes `servers`.
+   */
   async delete(id: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx.deleteFrom('password_presets').where('id', '=', id).executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) return false;
-      await trx.updateTable('servers').set({ password_preset_id: null }).where('password_preset_id', '=', id).execute();
-      return true;
-    });
+    const r = await this.db.deleteFrom('password_presets').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
   }
 }

@@ -39,7 +39,7 @@ export interface PushModuleDeps {
   cache: Cache;
   runner: RsyncRunner;
   retries: Pick<RetriesService, 'createForFailure' | 'resolveBySuccess'>;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   staging: StagingPaths;
   audit: AuditService;
   events: Pick<EventBus, 'publish'>;

@@ -14,7 +14,7 @@ import type { Cache } from '../../adapters/cache/cache.js';
 import { isClientSafe } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { nowIso } from '../../core/time.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import type { RsyncProgress, RsyncRunner } from '../../adapters/rsync/index.js';
 import { throttleLatest } from '../../core/throttle.js';
 import { untilDatabaseAnswers } from '../../db/transient.js';
@@ -40,7 +40,7 @@ export interface BatchDeps {
   repo: PushRepository;
   runner: RsyncRunner;
   retries: Pick<RetriesService, 'createForFailure' | 'resolveBySuccess'>;
-  servers: Pick<ServersService, 'targetFromRow'>;
+  servers: Pick<ServersService, 'connectionFor'>;
   cache: Cache;
   /** Numbers, stores and publishes the batch's live messages. */
   journal: Pick<PushJournal, 'record' | 'close'>;
@@ -64,7 +64,7 @@ export interface BatchPlan {
   batchSize: number;
   concurrency: number;
   /** Known servers, in request order. */
-  members: ServerRow[];
+  members: ServerRecord[];
   /** Servers already failed at creation (unknown ids, targets busy). */
   failedAtStart: number;
   total: number;
@@ -114,7 +114,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
     void d.journal.record(p.batchId, { type: 'push_progress', server_id: serverId, status, ...extra });
   };
 
-  const runOne = async (row: ServerRow): Promise<void> => {
+  const runOne = async (row: ServerRecord): Promise<void> => {
     if (cancelled || signal.aborted) return;
     if (await isCancelled()) {
       cancelled = true;
@@ -136,7 +136,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
       }),
     );
     try {
-      const target = await d.servers.targetFromRow(row);
+      const target = await d.servers.connectionFor(row.id);
       const r = await d.runner.run(target, {
         source: p.source,
         remotePath,
@@ -152,7 +152,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
         durationMs: r.durationMs,
       };
     } catch (err) {
-      // targetFromRow: missing credentials (400) or an unreadable secret; both messages are safe.
+      // connectionFor: missing credentials (400) or an unreadable secret; both messages are safe.
       const safe = isClientSafe(err);
       if (!safe) d.log.warn({ batchId: p.batchId, serverId: row.id, err }, 'push could not start');
       outcome = { ok: false, error: safe ? err.message : 'The push could not be started', files: 0, bytes: 0, durationMs: 0 };
@@ -235,7 +235,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
 }
 
 /** A server's push succeeded: its earlier failures of the same push are no longer outstanding. */
-async function resolveRetries(d: Pick<BatchDeps, 'retries' | 'log'>, p: Pick<BatchPlan, 'batchId' | 'source'>, row: Pick<ServerRow, 'id'>) {
+async function resolveRetries(d: Pick<BatchDeps, 'retries' | 'log'>, p: Pick<BatchPlan, 'batchId' | 'source'>, row: Pick<ServerRecord, 'id'>) {
   try {
     await d.retries.resolveBySuccess({ serverId: row.id, source: p.source });
   } catch (err) {
@@ -254,7 +254,7 @@ export const LEASE_LOST = 'lease_lost';
 export async function failWithRetry(
   d: Pick<BatchDeps, 'retries' | 'repo' | 'log' | 'owner'>,
   p: Pick<BatchPlan, 'batchId' | 'operator' | 'source' | 'mode'>,
-  row: Pick<ServerRow, 'id' | 'name'>,
+  row: Pick<ServerRecord, 'id' | 'name'>,
   remotePath: string,
   error: string,
   durationMs: number,

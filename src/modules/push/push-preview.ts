@@ -1,6 +1,6 @@
 /** Turning a dry run's `--stats --itemize-changes` output into the preview answer (counts, and up to 200 itemized lines). */
 import type { RsyncStats } from '../../adapters/rsync/index.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import type { PreviewView, SyncMode } from './push.schemas.js';
 
 export const FILE_LIST_MAX = 200;
@@ -27,7 +27,7 @@ function regularCount(stdout: string, label: string, fallback: number): number {
   return reg ? Number(reg[1].replace(/[,.']/g, '')) : 0;
 }
 
-export function toPreview(row: ServerRow, mode: SyncMode, stats: RsyncStats, stdout: string, verbose: boolean): PreviewView {
+export function toPreview(row: ServerRecord, mode: SyncMode, stats: RsyncStats, stdout: string, verbose: boolean): PreviewView {
   const out: PreviewView = {
     server_id: row.id,
     server_name: row.name,

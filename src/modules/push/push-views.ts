@@ -10,7 +10,7 @@ export function summaryOf(b: PushBatchRow): BatchSummary {
 export function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchView {
   return {
     batch_id: b.batch_id,
-    status: b.status as BatchView['status'],
+    status: b.status,
     operator: b.operator,
     source_path: b.source_path,
     sync_mode: b.sync_mode,
@@ -23,7 +23,7 @@ export function toBatchView(b: PushBatchRow, results: PushResultRow[]): BatchVie
     results: results.map((r) => ({
       server_id: r.server_id,
       server_name: r.server_name,
-      status: r.status as BatchView['results'][number]['status'],
+      status: r.status,
       files_transferred: Number(r.files_transferred),
       bytes_transferred: Number(r.bytes_transferred),
       duration_ms: Number(r.duration_ms),

@@ -153,7 +153,7 @@ export class PushRepository {
   }
 
   /** Newest first, optionally of one status, with the total for paging. */
-  async pageBatches(status: string | undefined, limit: number, offset: number): Promise<{ rows: PushBatchRow[]; total: number }> {
+  async pageBatches(status: BatchStatus | undefined, limit: number, offset: number): Promise<{ rows: PushBatchRow[]; total: number }> {
     let q = this.db.selectFrom('push_batches');
     if (status) q = q.where('status', '=', status);
     const rows = await q.selectAll().orderBy('started_at', 'desc').orderBy('batch_id', 'desc').limit(limit).offset(offset).execute();

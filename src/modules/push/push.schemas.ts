@@ -1,10 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { BatchStatus, ResultStatus, SyncModeSchema, type SyncMode } from '../../core/column-values.js';
 import { Id, ID_MAX, Nullable } from '../../http/schemas.js';
 import { PushEvent } from '../../platform/events/live-events.schemas.js';
 
-/** The push modes: incremental (changed files), full (adds --delete), checksum; anything else is a 422. */
-export const SyncModeSchema = Type.Union([Type.Literal('incremental'), Type.Literal('full'), Type.Literal('checksum')]);
-export type SyncMode = Static<typeof SyncModeSchema>;
 
 export const BATCH_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const BatchId = Type.String({ pattern: BATCH_ID_PATTERN, minLength: 1, maxLength: 64 });
@@ -37,12 +35,6 @@ export const PreviewBody = Type.Object({
 
 export const CancelBody = Type.Object({ batch_id: BatchId });
 
-export const ResultStatus = Type.Union([
-  Type.Literal('pending'), Type.Literal('running'), Type.Literal('success'), Type.Literal('failed'), Type.Literal('skipped'),
-]);
-export const BatchStatus = Type.Union([
-  Type.Literal('running'), Type.Literal('completed'), Type.Literal('partial'), Type.Literal('failed'), Type.Literal('cancelled'),
-]);
 
 export const PushResultView = Type.Object({
   server_id: Type.Integer(),
@@ -141,8 +133,6 @@ export const BatchParams = Type.Object({ batch_id: Type.String({ maxLength: 200 
 
 export type SyncFilesBody = Static<typeof SyncFilesBody>;
 export type PreviewBody = Static<typeof PreviewBody>;
-export type ResultStatus = Static<typeof ResultStatus>;
-export type BatchStatus = Static<typeof BatchStatus>;
 export type PushResultView = Static<typeof PushResultView>;
 export type BatchView = Static<typeof BatchView>;
 export type PreviewView = Static<typeof PreviewView>;
@@ -152,3 +142,6 @@ export type BatchEventsView = Static<typeof BatchEventsView>;
 export type BatchSummary = Static<typeof BatchSummary>;
 export type BatchSummaryQuery = Static<typeof BatchSummaryQuery>;
 export type BatchSummaryPage = Static<typeof BatchSummaryPage>;
+
+// The stored values' schemas, shared with the table types (see core/column-values.ts).
+export { BatchStatus, ResultStatus, SyncModeSchema, type SyncMode };

@@ -10,7 +10,8 @@ import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import type { PushResultRow, ServerRow } from '../../db/types.js';
+import type { PushResultRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { leaseUntil } from '../../platform/leases.js';
 import type { ServersService } from '../servers/index.js';
@@ -33,7 +34,7 @@ const PREVIEW_TIMEOUT_MS = 5 * 60_000;
 export const RESTART_ERROR = 'interrupted by a service restart';
 
 export interface PushDeps extends BatchDeps {
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   staging: StagingPaths;
   cache: Cache;
   audit: AuditService;
@@ -64,7 +65,7 @@ export class PushService {
     // Unknown ids fail alone ("Server not found", no retry job): the others still run.
     const ids = [...new Set(req.server_ids)];
     const rows = await Promise.all(ids.map((id) => this.d.servers.get(id).catch((err) => this.notFoundAsNull(err))));
-    const members = rows.filter((r): r is ServerRow => r !== null);
+    const members = rows.filter((r): r is ServerRecord => r !== null);
     if (targetPath) refuseFullPushInto(mode, targetPath);
     else for (const m of members) refuseFullPushInto(mode, effectiveTargetPath(null, m.target_path), m.name);
     const results: NewResult[] = ids.map((id, i) =>
@@ -150,7 +151,7 @@ export class PushService {
     const mode: SyncMode = req.sync_mode ?? 'incremental';
     const remotePath = effectiveTargetPath(req.target_path, row.target_path);
     refuseFullPushInto(mode, remotePath, req.target_path?.trim() ? undefined : row.name);
-    const target = await this.d.servers.targetFromRow(row);
+    const target = await this.d.servers.connectionFor(row.id);
     const r = await this.d.runner.run(target, { source, remotePath, mode, dryRun: true, itemize: true, timeoutMs: PREVIEW_TIMEOUT_MS });
     const error = r.ok && !r.stats ? 'rsync reported no statistics' : r.error;
     await this.d.audit.record(actor, 'sync_preview', {
@@ -197,7 +198,7 @@ export class PushService {
     const events = (await this.d.journal.since(batchId, after, limit + 1)) as BatchEventsView['events'];
     const more = events.length > limit;
     const page = more ? events.slice(0, limit) : events;
-    return { batch_id: batchId, status: batch.status as BatchView['status'], events: page, last_seq: page.at(-1)?.seq ?? after, more };
+    return { batch_id: batchId, status: batch.status, events: page, last_seq: page.at(-1)?.seq ?? after, more };
   }
 
   /** Batches without their per-server results, newest first: the history list. */
@@ -242,7 +243,7 @@ export class PushService {
     const closed: string[] = [];
     for (const batch of await this.d.repo.expiredBatches(nowIsoText)) {
       if (!(await this.d.repo.takeOver(batch.batch_id, this.d.owner, nowIsoText, leaseUntil(now)))) continue;
-      const plan = { batchId: batch.batch_id, operator: batch.operator ?? 'system', source: batch.source_path, mode: batch.sync_mode as SyncMode };
+      const plan = { batchId: batch.batch_id, operator: batch.operator ?? 'system', source: batch.source_path, mode: batch.sync_mode };
       let lost = false;
       for (const r of await this.d.repo.unfinishedResults(batch.batch_id)) {
         const row = await this.d.servers.get(r.server_id).catch((err) => this.notFoundAsNull(err));
@@ -287,7 +288,7 @@ export class PushService {
    * and the holder's name, and gets no retry job: pushing into a target someone else is writing
    * is the operator's call. The others run. Returns the busy servers' messages.
    */
-  private async claimTargets(batchId: string, targetPath: string | null, members: ServerRow[], total: number): Promise<Map<number, string>> {
+  private async claimTargets(batchId: string, targetPath: string | null, members: ServerRecord[], total: number): Promise<Map<number, string>> {
     let busy: Map<number, string>;
     try {
       busy = await this.d.claims.claim(

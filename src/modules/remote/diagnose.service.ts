@@ -9,7 +9,7 @@ import type { SshConnectionErrorKind } from '../../adapters/ssh/errors.js';
 import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
 import { DomainError, isClientSafe, NotFoundError } from '../../core/errors.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import { CheckList, connectionVerdict, DISK_WARN_PCT } from './diagnose-checks.js';
 import { commandFailed, commandFailureDetail, isConnectionFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
@@ -68,7 +68,7 @@ export class DiagnoseService {
     const serverId = body.server_id;
     const bodyTarget = body.target_path;
     if (bodyTarget) assertNoNul(bodyTarget, 'target_path');
-    let row: ServerRow;
+    let row: ServerRecord;
     try {
       row = await this.d.servers.get(serverId);
     } catch (err) {
@@ -88,7 +88,7 @@ export class DiagnoseService {
     return body.with_checks === true ? { ...res, checks: list.list() } : res;
   }
 
-  private async checks(row: ServerRow, dir: string, list: CheckList, withRsync: boolean): Promise<DiagnoseResponse> {
+  private async checks(row: ServerRecord, dir: string, list: CheckList, withRsync: boolean): Promise<DiagnoseResponse> {
     const res: DiagnoseResponse = {
       server_id: row.id,
       server_name: row.name,
@@ -103,7 +103,7 @@ export class DiagnoseService {
     // 1. Connectivity. Missing or undecryptable credentials are exactly what a diagnosis should report.
     let target: SshTarget;
     try {
-      target = await this.d.servers.targetFromRow(row);
+      target = await this.d.servers.connectionFor(row.id);
     } catch (err) {
       if (!isClientSafe(err)) throw err;
       res.errors.push(`SSH connection failed: ${err.message}`);

@@ -8,7 +8,7 @@ import { createTwoFilesPatch, OMIT_HEADERS } from 'diff';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
 import { errCode, ForbiddenPathError, InternalError, throwIfTooLong } from '../../core/errors.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import { isSameOrUnder } from '../../core/paths.js';
 import { commandFailureDetail, isConnectionFailure, sshTargetOrFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
@@ -178,7 +178,7 @@ export class FileDiffService {
     return res;
   }
 
-  private async readRemote(row: ServerRow, file: string): Promise<RemoteSide> {
+  private async readRemote(row: ServerRecord, file: string): Promise<RemoteSide> {
     const target = await sshTargetOrFailure(this.d.servers, row);
     if ('failure' in target) return { state: 'unknown', error: target.failure };
     try {

@@ -52,7 +52,7 @@ export class FileOpsService {
     }
 
     const row = await this.d.servers.get(body.server_id);
-    const target = await this.d.servers.targetFromRow(row);
+    const target = await this.d.servers.connectionFor(row.id);
     let failure: string | null = null;
     try {
       const r = await this.d.ssh.exec(target, argv, { timeoutMs: TIMEOUT_MS });

@@ -5,7 +5,7 @@ import type { ServersService } from '../servers/index.js';
 import type { StagingPaths } from '../staging/index.js';
 
 export interface RemoteDeps {
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   ssh: Pick<SshPool, 'exec' | 'withSftp' | 'sftpUpload'>;
   audit: Pick<AuditService, 'record'>;
   staging: StagingPaths;

@@ -16,7 +16,7 @@
 import { SshConnectionError } from '../../adapters/ssh/errors.js';
 import type { ExecResult, SshTarget } from '../../adapters/ssh/types.js';
 import { BadGatewayError, BadRequestError, DomainError, ForbiddenError, isClientSafe } from '../../core/errors.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import type { RemoteDeps } from './remote-deps.js';
 
 /** SFTP status codes (draft-ietf-secsh-filexfer-02), as ssh2 sets them on `err.code`. */
@@ -34,9 +34,9 @@ export function isConnectionFailure(err: unknown): err is SshConnectionError {
  * The server's SSH target, or why there is none (no credentials, or credentials that no longer
  * decrypt) as `{ failure }`: the endpoints that report SSH failures in their body report this too.
  */
-export async function sshTargetOrFailure(servers: RemoteDeps['servers'], row: ServerRow): Promise<SshTarget | { failure: string }> {
+export async function sshTargetOrFailure(servers: RemoteDeps['servers'], row: ServerRecord): Promise<SshTarget | { failure: string }> {
   try {
-    return await servers.targetFromRow(row);
+    return await servers.connectionFor(row.id);
   } catch (err) {
     if (!isClientSafe(err)) throw err;
     return { failure: `SSH connection failed: ${err.message}` };

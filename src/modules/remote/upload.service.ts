@@ -155,7 +155,7 @@ export class UploadService {
     const serverId = parseServerId(fields.get('server_id'));
     const dir = remoteDir(fields.get('remote_path'));
     const row = await this.d.servers.get(serverId);
-    const target = await this.d.servers.targetFromRow(row);
+    const target = await this.d.servers.connectionFor(row.id);
     const remotePath = `${dir.replace(/\/+$/, '')}/${filename}`;
     let size: number;
     try {

@@ -8,7 +8,7 @@
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, isClientSafe, NotFoundError } from '../../core/errors.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import { commandFailureDetail, isConnectionFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
 import { hashFiles, listFiles } from './local-manifest.js';
@@ -42,7 +42,7 @@ export function parseSha256sum(out: string): Map<string, string> {
   return map;
 }
 
-type RemoteOutcome = { row: ServerRow; hashes: Map<string, string> } | VerifyServerResult;
+type RemoteOutcome = { row: ServerRecord; hashes: Map<string, string> } | VerifyServerResult;
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the input order in the result. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -92,7 +92,7 @@ export class VerifyService {
   }
 
   private async remoteHashes(id: number, rels: string[], stdin: Buffer, bodyTarget?: string | null): Promise<RemoteOutcome> {
-    let row: ServerRow;
+    let row: ServerRecord;
     try {
       row = await this.d.servers.get(id);
     } catch (err) {
@@ -103,7 +103,7 @@ export class VerifyService {
     // Each output line is the hash, two separators and the name, escaped at worst to twice its length.
     const maxOutputBytes = rels.reduce((n, r) => n + 70 + 2 * Buffer.byteLength(r), 64 * 1024);
     try {
-      const target = await this.d.servers.targetFromRow(row);
+      const target = await this.d.servers.connectionFor(row.id);
       const dir = effectiveTargetDir(bodyTarget, row.target_path);
       const r = await this.d.ssh.exec(target, remoteHashScript(dir), { stdin, timeoutMs: TIMEOUT_MS, maxOutputBytes });
       if (r.timedOut || r.exitCode === null || !OK_EXIT.has(r.exitCode)) {
@@ -119,7 +119,7 @@ export class VerifyService {
   }
 }
 
-function compare(row: ServerRow, manifest: Map<string, string>, remote: Map<string, string>): VerifyServerResult {
+function compare(row: ServerRecord, manifest: Map<string, string>, remote: Map<string, string>): VerifyServerResult {
   let matched = 0;
   const missing: string[] = [];
   const mismatched: string[] = [];

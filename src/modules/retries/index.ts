@@ -28,7 +28,7 @@ export interface RetriesModuleDeps {
   metrics?: Pick<Metrics, 'leasesRecovered'>;
   cache: Cache;
   runner: RsyncRunner;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   staging: StagingPaths;
   audit: AuditService;
   log: Logger;

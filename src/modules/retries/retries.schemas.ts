@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { RetryStatus } from '../../core/column-values.js';
 import { Nullable } from '../../http/schemas.js';
 
-/** pending → running → succeeded, or back to pending with back-off, or failed once attempts are used up. */
-export const RetryStatus = Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]);
 
 export const RetryJobView = Type.Object({
   id: Type.Integer(),
@@ -30,6 +29,8 @@ export const RetryOverview = Type.Object({
 
 export const RetryListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) });
 
-export type RetryStatus = Static<typeof RetryStatus>;
 export type RetryJobView = Static<typeof RetryJobView>;
 export type RetryOverview = Static<typeof RetryOverview>;
+
+// The stored values' schemas, shared with the table types (see core/column-values.ts).
+export { RetryStatus };

@@ -65,7 +65,7 @@ export interface TargetGuard {
 export interface RetriesDeps {
   repo: RetriesRepository;
   runner: RsyncRunner;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   staging: StagingPaths;
   cache: Cache;
   audit: AuditService;
@@ -87,7 +87,7 @@ export function toRetryView(r: RetryJobRow): RetryJobView {
     operator: r.operator,
     source_path: r.source_path,
     target_path: r.target_path,
-    status: r.status as RetryStatus,
+    status: r.status,
     retry_count: Number(r.retry_count),
     max_retries: Number(r.max_retries),
     next_retry_at: r.next_retry_at,
@@ -254,11 +254,11 @@ export class RetriesService {
         if (busy === null) {
           try {
             const source = await this.d.staging.resolveStagingDir(job.source_path);
-            const target = await this.d.servers.targetFromRow(row);
+            const target = await this.d.servers.connectionFor(row.id);
             const r = await this.d.runner.run(target, {
               source,
               remotePath,
-              mode: job.sync_mode as RsyncMode,
+              mode: job.sync_mode,
               signal: this.stopping.signal,
             });
             error = r.ok ? null : r.error;

@@ -15,7 +15,6 @@ import type { Logger } from '../../core/logger.js';
 import { every } from '../../core/periodic.js';
 import type { ScheduleRow } from '../../db/types.js';
 import type { PushService } from '../push/index.js';
-import type { SyncMode } from '../push/push.schemas.js';
 import type { ScriptsService } from '../scripts/index.js';
 import { isTransientDbError, untilDatabaseAnswers } from '../../db/transient.js';
 import { leaseUntil } from '../../platform/leases.js';
@@ -174,7 +173,7 @@ export class Scheduler {
           server_ids: parseServerIds(row.server_ids),
           source_path: row.source_path ?? '',
           target_path: row.target_path,
-          sync_mode: row.sync_mode as SyncMode,
+          sync_mode: row.sync_mode,
           batch_id: batchId ?? undefined,
         });
         const batch = out.async ? null : out.batch;
@@ -199,7 +198,7 @@ export class Scheduler {
   private async recordStart(row: ScheduleRow, slot: string, batchId: string | null): Promise<number | null> {
     try {
       const started = {
-        schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: this.isoNow(), status: 'running', batch_id: batchId,
+        schedule_id: row.id, schedule_type: row.schedule_type, slot, started_at: this.isoNow(), status: 'running' as const, batch_id: batchId,
         lease_owner: this.d.owner, lease_expires_at: leaseUntil(),
       };
       return await untilDatabaseAnswers(() => this.d.runs.start(started), {

@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { RunMode, ScheduleRunStatus, ScheduleType } from '../../core/column-values.js';
 import { Nullable } from '../../http/schemas.js';
 import { RemotePath, ServerId, SyncModeSchema } from '../push/push.schemas.js';
 import { SCRIPT_MAX_CHARS, ScriptId } from '../scripts/scripts.schemas.js';
 
-export const RunMode = Type.Union([Type.Literal('once'), Type.Literal('cron')]);
-export const ScheduleType = Type.Union([Type.Literal('push'), Type.Literal('script')]);
 
 const fields = {
   source_path: Nullable(Type.String({ maxLength: 4096 })),
@@ -31,10 +30,6 @@ const optionalFields = Object.fromEntries(
 export const CreateScheduleBody = Type.Object({ name: ScheduleName, ...optionalFields });
 export const UpdateScheduleBody = Type.Object({ name: Type.Optional(ScheduleName), ...optionalFields });
 
-/** How a firing ended: a push takes its batch's status; a script run is `completed` when every server succeeded. */
-export const ScheduleRunStatus = Type.Union([
-  Type.Literal('running'), Type.Literal('completed'), Type.Literal('partial'), Type.Literal('failed'), Type.Literal('cancelled'),
-]);
 
 /** One firing of a schedule: the batch (push) or run (script) it started, its counts, or why it could not start. */
 export const ScheduleRunView = Type.Object({
@@ -90,9 +85,9 @@ export const ScheduleView = Type.Object({
 export type CreateScheduleBody = Static<typeof CreateScheduleBody>;
 export type UpdateScheduleBody = Static<typeof UpdateScheduleBody>;
 export type ScheduleView = Static<typeof ScheduleView>;
-export type RunMode = Static<typeof RunMode>;
 export type ScheduleRunView = Static<typeof ScheduleRunView>;
-export type ScheduleRunStatus = Static<typeof ScheduleRunStatus>;
 export type ScheduleRunsQuery = Static<typeof ScheduleRunsQuery>;
 export type ScheduleRunsPage = Static<typeof ScheduleRunsPage>;
-export type ScheduleType = Static<typeof ScheduleType>;
+
+// The stored values' schemas, shared with the table types (see core/column-values.ts).
+export { RunMode, ScheduleRunStatus, ScheduleType };

@@ -24,7 +24,7 @@ export type { ScriptsService };
 export interface ScriptsModuleDeps {
   db: Kysely<Database>;
   ssh: Pick<SshPool, 'exec'>;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   audit: AuditService;
   events: Pick<EventBus, 'publish'>;
   notifications: Pick<NotificationService, 'notify'>;

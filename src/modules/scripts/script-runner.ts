@@ -13,7 +13,7 @@ import type { Logger } from '../../core/logger.js';
 import { mapLimit } from '../../core/map-limit.js';
 import { nowIso } from '../../core/time.js';
 import { leaseUntil } from '../../platform/leases.js';
-import type { ServerRow } from '../../db/types.js';
+import type { ServerRecord } from '../servers/index.js';
 import type { ServersService } from '../servers/index.js';
 import { OutputPump } from './output-pump.js';
 import type { ScriptJournal } from './script-journal.js';
@@ -39,7 +39,7 @@ export interface StartedRun {
   plan: ScriptRunPlan;
   actor: Actor;
   /** Each distinct server id with its row (null: no such server). */
-  members: Array<{ id: number; row: ServerRow | null }>;
+  members: Array<{ id: number; row: ServerRecord | null }>;
   startedMs: number;
 }
 
@@ -47,7 +47,7 @@ export interface RunnerDeps {
   runs: ScriptRunsRepository;
   journal: ScriptJournal;
   ssh: Pick<SshPool, 'exec'>;
-  servers: Pick<ServersService, 'get' | 'targetFromRow'>;
+  servers: Pick<ServersService, 'get' | 'connectionFor'>;
   log: Logger;
   /** This process's lease identity: the run's row names it until the run ends (see script-recovery). */
   owner: string;
@@ -65,7 +65,7 @@ export function runStatusOf(servers: ScriptRunServer[]): Exclude<RunStatus, 'run
   return ok === servers.length ? 'success' : ok === 0 ? 'failed' : 'partial';
 }
 
-const pendingServer = (m: { id: number; row: ServerRow | null }): ScriptRunServer => ({
+const pendingServer = (m: { id: number; row: ServerRecord | null }): ScriptRunServer => ({
   server_id: m.id, server_name: m.row?.name ?? null, status: 'pending', exit_code: null, duration_ms: null, error: null, stdout: '', stderr: '',
 });
 
@@ -134,7 +134,7 @@ export class ScriptRunner {
     return plan.scheduleId === undefined ? {} : { schedule_id: plan.scheduleId };
   }
 
-  private async runOne(run: StartedRun, serverId: number, row: ServerRow | null): Promise<ScriptRunServer> {
+  private async runOne(run: StartedRun, serverId: number, row: ServerRecord | null): Promise<ScriptRunServer> {
     const base = { server_id: serverId, server_name: row?.name ?? null, exit_code: null as number | null, stdout: '', stderr: '' };
     if (!row) return { ...base, status: 'failed', duration_ms: 0, error: 'Server not found' };
     const { runId, plan } = run;
@@ -144,7 +144,7 @@ export class ScriptRunner {
     const started = performance.now();
     let result: ScriptRunServer;
     try {
-      const target = await this.d.servers.targetFromRow(row);
+      const target = await this.d.servers.connectionFor(row.id);
       const r = await this.d.ssh.exec(target, plan.content, {
         timeoutMs: plan.timeoutMs ?? undefined,
         maxOutputBytes: OUTPUT_TAIL_BYTES,

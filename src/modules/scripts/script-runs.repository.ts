@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, ScriptRunRow } from '../../db/types.js';
+import type { RunStatus } from '../../core/column-values.js';
 
 export interface RunFilter {
-  status?: string;
+  status?: RunStatus;
   /** ISO UTC bounds on `started_at`, both inclusive. */
   from?: string;
   to?: string;

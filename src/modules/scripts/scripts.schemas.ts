@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { RunStatus } from '../../core/column-values.js';
 import { Id, Nullable } from '../../http/schemas.js';
 import { ServerIds } from '../push/push.schemas.js';
 import { ScriptEvent } from '../../platform/events/live-events.schemas.js';
@@ -41,8 +42,6 @@ export const ScriptRunResultView = Type.Object({
 export const ScriptRunView = Type.Object({ run_id: Type.String(), results: Type.Array(ScriptRunResultView) });
 export const ScriptRunAccepted = Type.Object({ run_id: Type.String(), status: Type.Literal('running') });
 
-/** A run: `running`, then `success` (every server exited 0), `partial` (some did) or `failed` (none did). */
-export const RunStatus = Type.Union([Type.Literal('running'), Type.Literal('success'), Type.Literal('partial'), Type.Literal('failed')]);
 /** One server of a run: `pending` (waiting for a slot), `running`, `success` (exit 0) or `failed` (any other end). */
 export const RunServerStatus = Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('success'), Type.Literal('failed')]);
 
@@ -115,10 +114,12 @@ export type RunScriptBody = Static<typeof RunScriptBody>;
 export type ScriptRunResultView = Static<typeof ScriptRunResultView>;
 export type ScriptRunView = Static<typeof ScriptRunView>;
 export type ScriptRunAccepted = Static<typeof ScriptRunAccepted>;
-export type RunStatus = Static<typeof RunStatus>;
 export type ScriptRunServer = Static<typeof ScriptRunServer>;
 export type ScriptRunSummary = Static<typeof ScriptRunSummary>;
 export type ScriptRunDetail = Static<typeof ScriptRunDetail>;
 export type ScriptRunsQuery = Static<typeof ScriptRunsQuery>;
 export type ScriptRunsPage = Static<typeof ScriptRunsPage>;
 export type ScriptRunEventsView = Static<typeof ScriptRunEventsView>;
+
+// The stored values' schemas, shared with the table types (see core/column-values.ts).
+export { RunStatus };

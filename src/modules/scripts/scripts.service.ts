@@ -18,7 +18,7 @@ import { type ScriptRunner, type ScriptRunPlan, type StartedRun, succeededOf, to
 import type { ScriptRunsRepository } from './script-runs.repository.js';
 import type { ScriptsRepository } from './scripts.repository.js';
 import type {
-  RunScriptBody, RunStatus, ScriptRunDetail, ScriptRunEventsView, ScriptRunServer, ScriptRunSummary, ScriptRunsPage, ScriptRunsQuery, ScriptRunView, ScriptView,
+  RunScriptBody, ScriptRunDetail, ScriptRunEventsView, ScriptRunServer, ScriptRunSummary, ScriptRunsPage, ScriptRunsQuery, ScriptRunView, ScriptView,
 } from './scripts.schemas.js';
 
 export { OUTPUT_TAIL_BYTES, type ScriptRunPlan } from './script-runner.js';
@@ -142,7 +142,7 @@ export class ScriptsService {
     const events = await this.d.journal.since(runId, after, limit);
     return {
       run_id: runId,
-      status: row.status as RunStatus,
+      status: row.status,
       events,
       last_seq: events.at(-1)?.seq ?? after,
       more: events.length === limit,
@@ -152,7 +152,7 @@ export class ScriptsService {
 
 function toSummary(r: Omit<ScriptRunRow, 'results' | 'lease_owner' | 'lease_expires_at'>): ScriptRunSummary {
   return {
-    run_id: r.run_id, label: r.label, script_id: r.script_id, schedule_id: r.schedule_id, operator: r.operator, status: r.status as RunStatus,
+    run_id: r.run_id, label: r.label, script_id: r.script_id, schedule_id: r.schedule_id, operator: r.operator, status: r.status,
     total: Number(r.total), succeeded: Number(r.succeeded), failed: Number(r.failed), server_ids: JSON.parse(r.server_ids) as number[],
     started_at: r.started_at, finished_at: r.finished_at, duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
   };

@@ -4,9 +4,9 @@
  * These add to `/api/servers` and leave the plain list (`GET /api/servers`) as it is.
  */
 import { Type, type Static } from 'typebox';
+import { ServerStatus } from '../../core/column-values.js';
 import { ServerView } from './servers.schemas.js';
 
-export const ServerStatus = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('unknown')]);
 
 export const FleetFilter = {
   /** Part of the name or host, case-insensitive. */
@@ -54,7 +54,6 @@ export const StatusCounts = Type.Object({
   ssh: Type.Object({ reachable: Type.Integer(), failing: Type.Integer(), never: Type.Integer() }),
 });
 
-export type ServerStatus = Static<typeof ServerStatus>;
 export type FleetFilter = Static<typeof FleetIdsQuery>;
 export type FleetSort = Static<typeof FleetSort>;
 export type FleetPageQuery = Static<typeof FleetPageQuery>;
@@ -62,3 +61,6 @@ export type FleetPage = Static<typeof FleetPage>;
 export type FleetIds = Static<typeof FleetIds>;
 export type TagCount = Static<typeof TagCount>;
 export type StatusCounts = Static<typeof StatusCounts>;
+
+// The stored values' schemas, shared with the table types (see core/column-values.ts).
+export { ServerStatus };

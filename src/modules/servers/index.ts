@@ -1,6 +1,7 @@
 /**
  * The fleet: server records, their credentials (inline or from a preset), trust-on-first-use host
- * keys, and `/api/servers`. `servers.getTarget(id)` is how every remote feature reaches a server.
+ * keys, and `/api/servers`. `servers.connectionFor(id)` is how every remote feature reaches a server; other features read
+ * servers as `ServerRecord` (no secret columns) and never write the table.
  */
 import type { Kysely } from 'kysely';
 import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
@@ -13,6 +14,7 @@ import { FleetQueryRepository } from './fleet-query.repository.js';
 import { fleetQueryRoutes } from './fleet-query.routes.js';
 import { FleetQueryService } from './fleet-query.service.js';
 import { ServersRepository } from './servers.repository.js';
+import { ServerStateRepository } from './server-state.repository.js';
 import { SshProbe, type SshProbeDeps } from './ssh-probe.js';
 import { SshReachability } from './ssh-reachability.js';
 import { presetServersRoutes, presetUsageRoutes } from './preset-usage.routes.js';
@@ -24,8 +26,11 @@ import { serverTagsRoutes } from './server-tags.routes.js';
 import { ServerTagsService } from './server-tags.service.js';
 import { ServersService, type ServersDeps } from './servers.service.js';
 import type { PresetSources } from './servers.targets.js';
+import type { AgentServerStore, ServerStatusStore } from './server-state.repository.js';
 
 export type { FleetQueryService, ServersService, SshProbe, SshReachability };
+export type { AgentServerStore, MonitoredServer, ServerStatusStore } from './server-state.repository.js';
+export type { ServerRecord } from './servers.repository.js';
 
 export interface ServersModuleDeps extends PresetSources, Pick<ServersDeps, 'requireCurrentPassword'> {
   settings: ServersDeps['settings'] & SshProbeDeps['settings'];
@@ -69,5 +74,7 @@ export function createServersModule(d: ServersModuleDeps) {
     perProcess: { start() {}, stop: () => reachability.flush() },
     background: { start: () => probe.start(), stop: () => probe.stop() },
   };
-  return { servers, fleet, reachability, probe, feature };
+  // The monitoring columns, lent to the agent and alerts features as narrow ports.
+  const state = new ServerStateRepository(d.db);
+  return { servers, fleet, reachability, probe, feature, agentColumns: state as AgentServerStore, serverStatus: state as ServerStatusStore };
 }

@@ -7,6 +7,21 @@ export type NewServerValues = Omit<
 >;
 export type ServerPatch = Updateable<ServersTable>;
 
+/**
+ * The columns of `servers` that hold credentials: encrypted secrets and the agent token's hash.
+ * They never leave this module except as a resolved connection (`ServersService.connectionFor`).
+ */
+export const SERVER_SECRET_COLUMNS = ['password_enc', 'private_key_enc', 'agent_token_hash'] as const;
+
+/** A server as other features see it: every column but the secret ones. */
+export type ServerRecord = Omit<ServerRow, (typeof SERVER_SECRET_COLUMNS)[number]>;
+
+const RECORD_COLUMNS = [
+  'id', 'name', 'host', 'port', 'username', 'auth_type', 'ssh_key_preset_id', 'password_preset_id', 'target_path', 'tags',
+  'host_key_fingerprint', 'status', 'last_heartbeat_at', 'ssh_last_ok_at', 'ssh_last_error_at', 'ssh_last_error', 'ssh_failing_since',
+  'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof ServerRecord>;
+
 export class ServersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -16,6 +31,11 @@ export class ServersRepository {
 
   findById(id: number): Promise<ServerRow | undefined> {
     return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The server without its secret columns (they are not even read). */
+  findRecord(id: number): Promise<ServerRecord | undefined> {
+    return this.db.selectFrom('servers').select(RECORD_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
   async nameTaken(name: string, exceptId?: number): Promise<boolean> {

@@ -1,10 +1,10 @@
 /**
  * The fleet. Besides CRUD this is the entry point every remote feature uses:
  *
- *   const target = await c.servers.getTarget(serverId);   // 404 "Server not found"
+ *   const target = await c.servers.connectionFor(serverId);   // 404 "Server not found"
  *   const r = await c.ssh.exec(target, ['ls', '-la', path], { timeoutMs: 10_000 });
  *
- * `getTarget` decrypts the server's credentials (inline first, then its preset) and carries the
+ * `connectionFor` decrypts the server's credentials (inline first, then its preset) and carries the
  * pinned host key; the shared pool pins a first-seen key through `pinHostKey` (trust on first use).
  */
 import type { SshPool } from '../../adapters/ssh/ssh-pool.js';
@@ -22,7 +22,7 @@ import {
   targetPath, toServerView, type ServerInput,
 } from './servers.input.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { ServerPatch, ServersRepository } from './servers.repository.js';
+import type { ServerPatch, ServerRecord, ServersRepository } from './servers.repository.js';
 import { resolveTarget, type PresetSources } from './servers.targets.js';
 import type { CreateServerBody, ServerView, TestResult } from './servers.schemas.js';
 
@@ -49,24 +49,35 @@ export class ServersService {
     return (await this.d.repo.list()).map(toServerView);
   }
 
-  /** The stored row (with encrypted secrets) — for services; routes return `view(id)`. */
-  async get(id: number): Promise<ServerRow> {
+  /** The server without credentials — what other features read; 404 when it does not exist. */
+  async get(id: number): Promise<ServerRecord> {
+    const row = await this.d.repo.findRecord(id);
+    if (!row) throw new NotFoundError('Server not found', 'server_not_found');
+    return row;
+  }
+
+  /** The stored row with its encrypted secrets: for this service only. */
+  private async row(id: number): Promise<ServerRow> {
     const row = await this.d.repo.findById(id);
     if (!row) throw new NotFoundError('Server not found', 'server_not_found');
     return row;
   }
 
   async view(id: number): Promise<ServerView> {
-    return toServerView(await this.get(id));
-  }
-
-  /** Connection details with decrypted credentials; 404 when the server does not exist. */
-  async getTarget(id: number): Promise<SshTarget> {
-    return this.targetFromRow(await this.get(id));
+    return toServerView(await this.row(id));
   }
 
   /**
-   * Like `getTarget` for a row already loaded. Throws BadRequestError (400) when the server has
+   * The one way another feature gets a server's credentials: connection details with decrypted
+   * secrets, for the code that opens the SSH (or rsync) connection. 404 when the server does
+   * not exist, 400 when it has no usable credentials.
+   */
+  async connectionFor(id: number): Promise<SshTarget> {
+    return this.targetFromRow(await this.row(id));
+  }
+
+  /**
+   * Like `connectionFor` for a row this module already loaded (the SSH probe). Throws BadRequestError (400) when the server has
    * no usable credentials and DecryptionError (500) when ENCRYPTION_KEY no longer opens them.
    */
   targetFromRow(row: ServerRow): Promise<SshTarget> {
@@ -119,7 +130,7 @@ export class ServersService {
   }
 
   async update(actor: Actor, id: number, input: ServerInput, admin: AdminRow | null): Promise<ServerView> {
-    const current = await this.get(id);
+    const current = await this.row(id);
     if (!admin) this.refuseToApiKey(apiKeyRefusal(current, input));
     await this.confirmCredentialChange(actor, admin, reauthReason(current, input), input.current_password, `PUT /api/servers/${id}`);
     const patch: ServerPatch = {};
@@ -189,7 +200,7 @@ export class ServersService {
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
-    const row = await this.get(id);
+    const row = await this.row(id);
     if (!(await this.d.repo.delete(id))) throw new NotFoundError('Server not found', 'server_not_found');
     this.forgetConnections(id);
     await this.d.audit.record(actor, 'delete_server', { type: 'server', id, detail: `name=${row.name}` });
@@ -214,7 +225,7 @@ export class ServersService {
    * or both fingerprints of a changed host key).
    */
   async test(actor: Actor, id: number): Promise<TestResult> {
-    const row = await this.get(id);
+    const row = await this.row(id);
     const started = performance.now();
     let result: TestResult;
     try {

@@ -34,13 +34,12 @@ export class SshKeyPresetsRepository {
     return this.db.updateTable('ssh_key_presets').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
-  /** Servers that used the preset fall back to their inline key (or none). */
+  /**
+   * Servers that used the preset fall back to their inline key (or none): the foreign key
+   * `servers.ssh_key_preset_id` is ON DELETE SET NULL, so this module never writes `servers`.
+   */
   async delete(id: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx.deleteFrom('ssh_key_presets').where('id', '=', id).executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) return false;
-      await trx.updateTable('servers').set({ ssh_key_preset_id: null }).where('ssh_key_preset_id', '=', id).execute();
-      return true;
-    });
+    const r = await this.db.deleteFrom('ssh_key_presets').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
   }
 }

@@ -32,7 +32,7 @@ describe.each(dbKinds())('install-agent over SSH on %s', (db) => {
 
   const remote = async (script: string) => {
     const c = t.app.services;
-    return c.ssh.exec(await c.servers.getTarget(id), script, { timeoutMs: 10_000 });
+    return c.ssh.exec(await c.servers.connectionFor(id), script, { timeoutMs: 10_000 });
   };
   // Stop the detached agent by its pid and remove its files (it also exits once its token file is gone).
   afterEach(async () => {

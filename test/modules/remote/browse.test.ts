@@ -110,7 +110,7 @@ describe.each(dbKinds())('POST /api/sync/browse on %s', (db) => {
     const svc = (await import('../../../src/modules/remote/browse.service.js')).BrowseService;
     const c = r.t.app.services;
     const browse = new svc({ servers: c.servers, ssh: c.ssh, audit: c.audit, staging: c.staging });
-    const target = await c.servers.getTarget(r.serverId);
+    const target = await c.servers.connectionFor(r.serverId);
     const gnu = await browse.list(target, dir);
     const portable = await browse.list(target, dir, true);
     expect(portable).toEqual(gnu);

@@ -95,7 +95,7 @@ describe('diagnose checks against a scripted server', () => {
   /** A fake SSH whose every command succeeds, except those matching `missing` (exit 3) — rsync absent, a nearly full disk. */
   function service(opts: { usedPct: number; rsync: boolean }) {
     const deps = {
-      servers: { get: async () => row, targetFromRow: async () => ({}) },
+      servers: { get: async () => row, connectionFor: async () => ({}) },
       audit: { record: async () => undefined },
       ssh: {
         exec: async (_t: unknown, script: string) => {

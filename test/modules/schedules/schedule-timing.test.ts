@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { dueSlot, MISFIRE_GRACE_MS } from '../../../src/modules/schedules/schedule-timing.js';
 
-const base = { enabled: 1, run_mode: 'cron', cron_expr: '0 3 * * *', fire_at: null, last_run_at: null, created_at: '2026-11-01T00:00:00.000Z' };
+const base = { enabled: 1, run_mode: 'cron' as 'cron' | 'once', cron_expr: '0 3 * * *', fire_at: null, last_run_at: null, created_at: '2026-11-01T00:00:00.000Z' };
 // 03:00 in Shanghai is 19:00 UTC the day before.
 const slot = '2026-11-23T19:00:00.000Z';
 const at = (iso: string) => new Date(iso);

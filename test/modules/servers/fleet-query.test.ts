@@ -8,7 +8,7 @@ describe.each(dbKinds())('fleet queries on %s', (db) => {
   const get = async (url: string) => t.app.inject({ method: 'GET', url, headers: await t.auth() });
 
   // name, host, tags, status, last heartbeat (minutes ago; null = never)
-  const FLEET: Array<[string, string, string[], string, number | null]> = [
+  const FLEET: Array<[string, string, string[], 'online' | 'offline' | 'unknown', number | null]> = [
     ['web-1', '10.0.0.1', ['web', 'prod'], 'online', 1],
     ['web-2', '10.0.0.2', ['web', 'prod'], 'offline', 30],
     ['Web-3', 'web3.example.com', ['web'], 'unknown', null],

@@ -83,22 +83,26 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
   it('resolves targets for other modules: inline first, then presets; the server user wins', async () => {
     const c = t.app.services;
     const inline = (await create({ name: 'target-inline', username: 'alice', private_key: rsaPkcs8.privateKey })).json();
-    const target = await c.servers.getTarget(inline.id);
+    const target = await c.servers.connectionFor(inline.id);
     expect(target).toMatchObject({ id: inline.id, name: 'target-inline', host: '127.0.0.1', port: 22, username: 'alice', hostKeyFingerprint: null });
     // PKCS#8 is handed to ssh2 in the PKCS#1 form it can read.
     expect(target.auth).toMatchObject({ type: 'key' });
     expect((target.auth as { privateKey: string }).privateKey).toContain('BEGIN RSA PRIVATE KEY');
+    // What other modules read (`get`) carries no secret column at all; only `connectionFor` opens them.
+    const record = await c.servers.get(inline.id);
+    expect(record).toMatchObject({ id: inline.id, name: 'target-inline', username: 'alice' });
+    for (const secret of ['password_enc', 'private_key_enc', 'agent_token_hash']) expect(record).not.toHaveProperty(secret);
 
     const preset = (await call('POST', '/api/presets', { name: 'p', username: 'preset-user', encrypted_pw: password })).json();
     const viaPreset = (await create({ name: 'target-preset', password_preset_id: preset.id })).json();
     expect(viaPreset).toMatchObject({ auth_type: 'password', has_credentials: true, password_preset_id: preset.id });
-    const t2 = await c.servers.getTarget(viaPreset.id);
+    const t2 = await c.servers.connectionFor(viaPreset.id);
     expect(t2.username).toBe('root');
     expect(t2.auth).toEqual({ type: 'password', password });
 
     const keyPreset = (await call('POST', '/api/ssh-key-presets', { name: 'kp', private_key: key.privateKey })).json();
     const viaKey = (await create({ name: 'target-key-preset', auth_type: 'key', ssh_key_preset_id: keyPreset.id })).json();
-    expect((await c.servers.getTarget(viaKey.id)).auth).toEqual({ type: 'key', privateKey: key.privateKey.replace(/\s+$/, '\n') });
+    expect((await c.servers.connectionFor(viaKey.id)).auth).toEqual({ type: 'key', privateKey: key.privateKey.replace(/\s+$/, '\n') });
 
     // Choosing a preset replaces the inline secret of that kind, and the other way round.
     const switched = (await call('PUT', `/api/servers/${inline.id}`, { ssh_key_preset_id: keyPreset.id })).json();
@@ -110,8 +114,8 @@ describe.each(dbKinds())('servers CRUD on %s', (db) => {
     // Deleting a preset detaches it from its servers.
     expect((await call('DELETE', `/api/ssh-key-presets/${keyPreset.id}`)).statusCode).toBe(204);
     expect((await call('GET', `/api/servers/${viaKey.id}`)).json()).toMatchObject({ ssh_key_preset_id: null, has_credentials: false });
-    await expect(c.servers.getTarget(viaKey.id)).rejects.toMatchObject({ statusCode: 400 });
-    await expect(c.servers.getTarget(999999)).rejects.toMatchObject({ statusCode: 404, message: 'Server not found' });
+    await expect(c.servers.connectionFor(viaKey.id)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(c.servers.connectionFor(999999)).rejects.toMatchObject({ statusCode: 404, message: 'Server not found' });
   });
 
   it('updates only the given fields; a new address forgets the pinned host key', async () => {

@@ -1,11 +1,15 @@
 /**
- * The agent columns of `servers`: the token hash (indexed, `servers_agent_token`) and the
- * heartbeat time and status. Heartbeats are written in batches: one statement per flush.
+ * The monitoring columns of `servers` — the agent token hash (indexed, `servers_agent_token`),
+ * the heartbeat time and the online/offline status — written for the agent and alerts features.
+ * Only the servers module writes `servers`; those features get these methods through the narrow
+ * ports below, wired by the composition root. Heartbeats are written in batches: one statement
+ * per flush.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 
-export interface AgentServerRow {
+/** A server as the agent's token check and the offline detector see it: no credentials. */
+export interface MonitoredServer {
   id: number;
   name: string;
   status: string;
@@ -14,17 +18,14 @@ export interface AgentServerRow {
 /** Rows per UPDATE; keeps SQLite's and PostgreSQL's bound-parameter limits far away. */
 const CHUNK = 400;
 
-export class AgentRepository {
+export class ServerStateRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  findByTokenHash(hash: string): Promise<AgentServerRow | undefined> {
-    return this.db
-      .selectFrom('servers')
-      .select(['id', 'name', 'status'])
-      .where('agent_token_hash', '=', hash)
-      .executeTakeFirst();
+  findByTokenHash(hash: string): Promise<MonitoredServer | undefined> {
+    return this.db.selectFrom('servers').select(['id', 'name', 'status']).where('agent_token_hash', '=', hash).executeTakeFirst();
   }
 
+  /** The stored hash (null: none issued); undefined when the server does not exist. */
   async tokenHash(id: number): Promise<string | null | undefined> {
     const row = await this.db.selectFrom('servers').select('agent_token_hash').where('id', '=', id).executeTakeFirst();
     return row ? row.agent_token_hash : undefined;
@@ -57,4 +58,28 @@ export class AgentRepository {
     }
     return seen;
   }
+
+  /** Servers that have sent a heartbeat, but none since `cutoff`, and are not yet marked offline. */
+  stale(cutoffIso: string): Promise<MonitoredServer[]> {
+    return this.db
+      .selectFrom('servers')
+      .select(['id', 'name', 'status'])
+      .where('last_heartbeat_at', 'is not', null)
+      .where('last_heartbeat_at', '<', cutoffIso)
+      .where('status', '!=', 'offline')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Only while still stale: a heartbeat flushed in the meantime keeps the server online. */
+  async markOffline(ids: number[], cutoffIso: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('servers').set({ status: 'offline' }).where('id', 'in', ids).where('last_heartbeat_at', '<', cutoffIso).execute();
+  }
 }
+
+/** What the agent feature may do to `servers`: its token and heartbeat columns. */
+export type AgentServerStore = Pick<ServerStateRepository, 'findByTokenHash' | 'tokenHash' | 'setTokenHash' | 'markOnline' | 'touch'>;
+
+/** What the offline detector may do to `servers`: find silent servers and mark them offline. */
+export type ServerStatusStore = Pick<ServerStateRepository, 'stale' | 'markOffline'>;
