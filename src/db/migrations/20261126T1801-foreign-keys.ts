@@ -7,11 +7,13 @@ import { isPostgres } from './helpers.js';
  * - a server's preset ids → SET NULL: a deleted preset leaves its servers on their inline
  *   credentials (or none), which is what deleting a preset always did;
  * - a batch's results and live messages → CASCADE: they mean nothing without their batch;
- * - a retry job's or a schedule run's batch → SET NULL: the job and the run are their own record.
+ * - a retry job's batch → SET NULL: the job is its own record.
  *
  * Deliberately without a key: rows that refer to a server but outlive it — push results, retry
  * jobs, the alert log, the audit log keep their `server_id` and the server's name as history —
- * and target claims, which live one lease and may name a server deleted in the meantime.
+ * and target claims, which live one lease and may name a server deleted in the meantime; and a
+ * schedule run's batch, which the run records when it fires, before the batch row exists (so that
+ * a run interrupted by a crash still names its batch).
  *
  * Existing orphans are cleaned first (deleted for CASCADE, nulled for SET NULL), so the keys can
  * be added to any real database. SQLite cannot add a constraint to a table: each table is rebuilt
@@ -32,7 +34,6 @@ export const FOREIGN_KEYS: ForeignKey[] = [
   { table: 'push_results', column: 'batch_id', references: 'push_batches', refColumn: 'batch_id', onDelete: 'cascade' },
   { table: 'push_events', column: 'batch_id', references: 'push_batches', refColumn: 'batch_id', onDelete: 'cascade' },
   { table: 'retry_jobs', column: 'batch_id', references: 'push_batches', refColumn: 'batch_id', onDelete: 'set null' },
-  { table: 'schedule_runs', column: 'batch_id', references: 'push_batches', refColumn: 'batch_id', onDelete: 'set null' },
 ];
 
 const constraintName = (k: ForeignKey) => `${k.table}_${k.column}_fk`;
