@@ -6,29 +6,23 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { HAS_POSTGRES, type PostgresBehindProxy, postgresBehindProxy } from '../helpers/postgres-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../modules/push/push-helpers.js';
 
-const PG = Boolean(process.env.TEST_DATABASE_URL);
-if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
-
-describe.runIf(PG)('a PostgreSQL connection dropped while checked out', () => {
-  let pgdb: TempDatabase;
+describe.runIf(HAS_POSTGRES)('a PostgreSQL connection dropped while checked out', () => {
+  let pg: PostgresBehindProxy;
   let proxy: TcpProxy;
   let h: DatabaseHandle;
 
   beforeAll(async () => {
-    pgdb = await createPostgresDatabase();
-    const u = new URL(pgdb.url);
-    proxy = await startTcpProxy(Number(u.port || 5432), u.hostname);
-    u.host = `127.0.0.1:${proxy.port}`;
-    h = createDatabase(u.toString());
+    pg = await postgresBehindProxy();
+    proxy = pg.proxy;
+    h = createDatabase(pg.url);
   });
   afterAll(async () => {
     await h?.destroy();
-    await proxy?.close();
-    await pgdb?.drop();
+    await pg?.close();
   });
 
   it('is no uncaught exception, and the pool serves queries again once the database is back', async () => {

@@ -9,13 +9,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { HAS_POSTGRES, type PostgresBehindProxy, postgresBehindProxy } from '../helpers/postgres-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 import { heartbeat, monitoredServer } from '../modules/agent/agent-helpers.js';
 import { until } from '../modules/push/push-helpers.js';
-
-const PG = Boolean(process.env.TEST_DATABASE_URL);
-if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
 
 interface Sent {
   server: number;
@@ -24,8 +21,8 @@ interface Sent {
   body: { detail?: string; code?: string };
 }
 
-describe.runIf(PG)('a PostgreSQL outage during heartbeat ingestion', () => {
-  let pgdb: TempDatabase;
+describe.runIf(HAS_POSTGRES)('a PostgreSQL outage during heartbeat ingestion', () => {
+  let pg: PostgresBehindProxy;
   let proxy: TcpProxy;
   let t: TestApp;
   let auth: { authorization: string };
@@ -33,18 +30,15 @@ describe.runIf(PG)('a PostgreSQL outage during heartbeat ingestion', () => {
   let posting = false;
 
   beforeAll(async () => {
-    pgdb = await createPostgresDatabase();
-    const u = new URL(pgdb.url);
-    proxy = await startTcpProxy(Number(u.port || 5432), u.hostname);
-    u.host = `127.0.0.1:${proxy.port}`;
-    t = await makeTestApp({ env: { DATABASE_URL: u.toString() } });
+    pg = await postgresBehindProxy();
+    proxy = pg.proxy;
+    t = await makeTestApp({ env: { DATABASE_URL: pg.url } });
     auth = await t.auth();
   });
   afterAll(async () => {
     posting = false;
     await t?.close();
-    await proxy?.close();
-    await pgdb?.drop();
+    await pg?.close();
   });
 
   it('acknowledges only what it stores, answers 503 database_unavailable otherwise, and recovers within 5 s', async () => {

@@ -9,33 +9,27 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { HAS_POSTGRES, type PostgresBehindProxy, postgresBehindProxy } from '../helpers/postgres-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 import { addServer, bigSource, caller, remoteDir, rmrf, until, writingBig } from '../modules/push/push-helpers.js';
-
-const PG = Boolean(process.env.TEST_DATABASE_URL);
-if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
 
 const shared = inject('sshd');
 
-describe.runIf(PG)('a PostgreSQL outage during a push', () => {
-  let pgdb: TempDatabase;
+describe.runIf(HAS_POSTGRES)('a PostgreSQL outage during a push', () => {
+  let pg: PostgresBehindProxy;
   let proxy: TcpProxy;
   let t: TestApp;
   const call = caller(() => t);
   const cleanup: string[] = [];
 
   beforeAll(async () => {
-    pgdb = await createPostgresDatabase();
-    const u = new URL(pgdb.url);
-    proxy = await startTcpProxy(Number(u.port || 5432), u.hostname);
-    u.host = `127.0.0.1:${proxy.port}`;
-    t = await makeTestApp({ env: { DATABASE_URL: u.toString() } });
+    pg = await postgresBehindProxy();
+    proxy = pg.proxy;
+    t = await makeTestApp({ env: { DATABASE_URL: pg.url } });
   });
   afterAll(async () => {
     await t?.close();
-    await proxy?.close();
-    await pgdb?.drop();
+    await pg?.close();
     rmrf(...cleanup);
   });
 

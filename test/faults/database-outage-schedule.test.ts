@@ -9,12 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { HAS_POSTGRES, type PostgresBehindProxy, postgresBehindProxy } from '../helpers/postgres-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 import { addServer, bigSource, caller, remoteDir, rmrf, stagingDir, until, writingBig } from '../modules/push/push-helpers.js';
-
-const PG = Boolean(process.env.TEST_DATABASE_URL);
-if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
 
 const shared = inject('sshd');
 
@@ -26,8 +23,8 @@ interface RunView {
   succeeded: number;
 }
 
-describe.runIf(PG)('a PostgreSQL outage around a scheduled push', () => {
-  let pgdb: TempDatabase;
+describe.runIf(HAS_POSTGRES)('a PostgreSQL outage around a scheduled push', () => {
+  let pg: PostgresBehindProxy;
   let proxy: TcpProxy;
   let t: TestApp;
   let stopLoop: (() => Promise<void>) | null = null;
@@ -35,11 +32,9 @@ describe.runIf(PG)('a PostgreSQL outage around a scheduled push', () => {
   const cleanup: string[] = [];
 
   beforeAll(async () => {
-    pgdb = await createPostgresDatabase();
-    const u = new URL(pgdb.url);
-    proxy = await startTcpProxy(Number(u.port || 5432), u.hostname);
-    u.host = `127.0.0.1:${proxy.port}`;
-    t = await makeTestApp({ env: { DATABASE_URL: u.toString() } });
+    pg = await postgresBehindProxy();
+    proxy = pg.proxy;
+    t = await makeTestApp({ env: { DATABASE_URL: pg.url } });
     await t.auth();
     stopLoop = t.app.services.schedules.startLoop(200);
   });
@@ -47,8 +42,7 @@ describe.runIf(PG)('a PostgreSQL outage around a scheduled push', () => {
     proxy?.up();
     await stopLoop?.();
     await t?.close();
-    await proxy?.close();
-    await pgdb?.drop();
+    await pg?.close();
     rmrf(...cleanup);
   });
 

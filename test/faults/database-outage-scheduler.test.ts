@@ -6,34 +6,28 @@
  * (without waiting for it the run would stay `running` forever).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, type TempDatabase } from '../helpers/targets.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { HAS_POSTGRES, type PostgresBehindProxy, postgresBehindProxy } from '../helpers/postgres-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../modules/push/push-helpers.js';
 import { harness, type Harness } from '../modules/schedules/scheduler-helpers.js';
 
-const PG = Boolean(process.env.TEST_DATABASE_URL);
-if (!PG) console.warn('database outage tests skipped: they need TEST_DATABASE_URL (PostgreSQL), as .ci/run sets');
-
-describe.runIf(PG)('the scheduler through a PostgreSQL outage', () => {
-  let pgdb: TempDatabase;
+describe.runIf(HAS_POSTGRES)('the scheduler through a PostgreSQL outage', () => {
+  let pg: PostgresBehindProxy;
   let proxy: TcpProxy;
   let h: Harness;
   let outageOnPush = false;
 
   beforeAll(async () => {
-    pgdb = await createPostgresDatabase();
-    const u = new URL(pgdb.url);
-    proxy = await startTcpProxy(Number(u.port || 5432), u.hostname);
-    u.host = `127.0.0.1:${proxy.port}`;
-    h = await harness(u.toString(), async () => {
+    pg = await postgresBehindProxy();
+    proxy = pg.proxy;
+    h = await harness(pg.url, async () => {
       if (outageOnPush) void proxy.outage(3_000);
     });
   });
   afterAll(async () => {
     proxy?.up();
     await h?.close();
-    await proxy?.close();
-    await pgdb?.drop();
+    await pg?.close();
   });
 
   it('a claim whose answer was lost is settled by its token: the slot runs once, not never', async () => {
