@@ -9,25 +9,19 @@
  * once, framed, on stdout; exit code 0 on success, 1 for an unknown user or a failure, 2 for
  * wrong usage.
  */
-import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { loadConfig } from '../config/config.js';
 import { InitialPasswordFile } from '../config/initial-password.js';
 import { framed } from '../core/framed.js';
-import { errorMessage } from '../core/errors.js';
 import { createDatabase } from '../db/database.js';
 import { AdminsRepository } from '../modules/admins/admins.repository.js';
 import { resetPasswordOnHost } from '../modules/auth/host-reset.js';
 import { RefreshFamiliesRepository } from '../modules/auth/refresh-families.repository.js';
 import { AuditRepository } from '../platform/audit/audit.repository.js';
 import { AuditService } from '../platform/audit/audit.service.js';
+import { type CliIo, runIfMain } from './run-cli.js';
 
 const USAGE = 'usage: admin reset-password <username>';
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 export async function runAdminCli(args: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   const [command, username, ...rest] = args;
@@ -69,13 +63,4 @@ export async function runAdminCli(args: string[], env: NodeJS.ProcessEnv, io: Cl
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runAdminCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })
-    .then((code) => {
-      process.exitCode = code;
-    })
-    .catch((err: unknown) => {
-      process.stderr.write(`admin: ${errorMessage(err)}\n`);
-      process.exitCode = 1;
-    });
-}
+runIfMain(import.meta.url, 'admin', runAdminCli);

@@ -9,10 +9,9 @@
  * the service's environment (DATA_DIR, DATABASE_URL, the keys). Exit code 0 on success, 1 on a
  * failure, 2 for wrong usage. Restore with `restore` (src/cli/restore.ts).
  */
-import { pathToFileURL } from 'node:url';
 import { errorMessage } from '../core/errors.js';
 import { createBackup } from '../platform/backup/backup.js';
-import type { CliIo } from './admin.js';
+import { type CliIo, runIfMain } from './run-cli.js';
 
 const USAGE = 'usage: backup <file.tar.gz>';
 
@@ -38,13 +37,4 @@ export async function runBackupCli(args: string[], env: NodeJS.ProcessEnv, io: C
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runBackupCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })
-    .then((code) => {
-      process.exitCode = code;
-    })
-    .catch((err: unknown) => {
-      process.stderr.write(`backup: ${errorMessage(err)}\n`);
-      process.exitCode = 1;
-    });
-}
+runIfMain(import.meta.url, 'backup', runBackupCli);

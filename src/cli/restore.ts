@@ -9,10 +9,9 @@
  * in the environment, set the same value for the restore. Exit code 0 on success, 1 on a failure
  * (nothing is left half-restored), 2 for wrong usage.
  */
-import { pathToFileURL } from 'node:url';
 import { errorMessage } from '../core/errors.js';
 import { restoreBackup } from '../platform/backup/restore.js';
-import type { CliIo } from './admin.js';
+import { type CliIo, runIfMain } from './run-cli.js';
 
 const USAGE = 'usage: restore <file.tar.gz>';
 
@@ -33,13 +32,4 @@ export async function runRestoreCli(args: string[], env: NodeJS.ProcessEnv, io: 
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runRestoreCli(process.argv.slice(2), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })
-    .then((code) => {
-      process.exitCode = code;
-    })
-    .catch((err: unknown) => {
-      process.stderr.write(`restore: ${errorMessage(err)}\n`);
-      process.exitCode = 1;
-    });
-}
+runIfMain(import.meta.url, 'restore', runRestoreCli);
