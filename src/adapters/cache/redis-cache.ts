@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Cache, Unsubscribe } from './cache.js';
 import { assertLockTtl, deliver, lockKey, ttlToMs, type CacheLogger, type Subscription } from './cache-helpers.js';
+import { Connection } from './redis-connection.js';
 
 export interface RedisCacheOptions {
   /** Prepended to every key and channel; default `fleet:`. */
@@ -18,11 +19,6 @@ export class CacheUnavailableError extends Error {
 }
 
 const COMMAND_TIMEOUT_MS = 5_000;
-// Bound on how long a command waits for an in-flight connection attempt (startup,
-// reconnect) before failing; anything longer would make an outage stall requests.
-const CONNECT_WAIT_MS = 1_000;
-const QUIT_TIMEOUT_MS = 1_000;
-const ERROR_LOG_INTERVAL_MS = 30_000;
 
 /** Reconnect forever, backing off linearly up to 2 s: an outage must never end the client. */
 const reconnectDelay = (attempt: number): number => Math.min(attempt * 200, 2_000);
@@ -51,81 +47,6 @@ local v = tonumber(raw)
 if v == nil then return redis.error_reply('ERR value is not an integer or out of range') end
 if v <= 0 then return v end
 return redis.call('DECR', KEYS[1])`;
-
-/** One ioredis connection plus its throttled error logging and connect-wait bookkeeping. */
-class Connection {
-  private lastLogAt = 0;
-  private suppressed = 0;
-  private failing = false;
-  private pendingAttempt: Promise<void> | null = null;
-
-  constructor(
-    readonly redis: Redis,
-    private readonly role: 'command' | 'subscriber',
-    private readonly logger?: CacheLogger,
-  ) {
-    // Without an 'error' listener ioredis' EventEmitter would throw and kill the process.
-    redis.on('error', (err: Error) => this.onError(err));
-    redis.on('ready', () => {
-      if (this.failing) {
-        this.logger?.info({ role, suppressedErrors: this.suppressed }, 'Redis connection restored');
-      }
-      this.failing = false;
-      this.lastLogAt = 0;
-      this.suppressed = 0;
-    });
-  }
-
-  /**
-   * Resolves once a connection attempt that is under way has finished (either way),
-   * so commands issued right after start-up do not fail just because the socket is
-   * still handshaking. While backing off between retries it resolves at once: fail fast.
-   */
-  settled(): Promise<void> {
-    const { status } = this.redis;
-    if (status !== 'connecting' && status !== 'connect') return Promise.resolve();
-    this.pendingAttempt ??= new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        for (const ev of ['ready', 'close', 'end']) this.redis.off(ev, done);
-        this.pendingAttempt = null;
-        resolve();
-      };
-      const timer = setTimeout(done, CONNECT_WAIT_MS);
-      for (const ev of ['ready', 'close', 'end']) this.redis.on(ev, done);
-    });
-    return this.pendingAttempt;
-  }
-
-  get ready(): boolean {
-    return this.redis.status === 'ready';
-  }
-
-  /** QUIT when healthy; otherwise (or if QUIT hangs) drop the socket and stop retrying. */
-  async shutdown(): Promise<void> {
-    if (this.redis.status === 'end') return;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUIT_TIMEOUT_MS)));
-    if (this.ready) await Promise.race([this.redis.quit().catch(() => {}), timedOut]);
-    clearTimeout(timer);
-    // Harmless after a clean QUIT; otherwise it also cancels any pending reconnect timer.
-    this.redis.disconnect();
-  }
-
-  private onError(err: Error): void {
-    this.failing = true;
-    const now = Date.now();
-    // Every reconnect attempt emits an error; one line per interval is enough to alert.
-    if (now - this.lastLogAt < ERROR_LOG_INTERVAL_MS) {
-      this.suppressed++;
-      return;
-    }
-    const fields = { role: this.role, err, suppressedErrors: this.suppressed };
-    this.logger?.warn(fields, 'Redis connection error; retrying in the background');
-    this.lastLogAt = now;
-    this.suppressed = 0;
-  }
-}
 
 interface ChannelState {
   subs: Set<Subscription>;

@@ -3,7 +3,8 @@
  * result (`ok: false` with a client-safe `error`), never a throw, so one server can never take
  * its batch down with it.
  */
-import { buildRsyncArgv, prepareRsyncSsh, runRsync, type RsyncStats } from './rsync-transport.js';
+import type { RsyncStats } from './rsync-stats.js';
+import { buildRsyncArgv, prepareRsyncSsh, runRsync } from './rsync-transport.js';
 import { remoteRsyncPath } from './remote-rsync.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { isClientSafe } from '../../core/errors.js';
