@@ -49,7 +49,14 @@ function shortKey(key: string): string {
 export class SettingsService {
   constructor(private readonly d: SettingsServiceDeps) {}
 
-  list(): SettingView[] {
+  /**
+   * The API reads settings from the database, not only from this worker's copy: a change made
+   * through another worker reaches this one over pub/sub a moment later, and an operator who
+   * saves and reads back must see what was saved (the cluster soak saw the previous value, or a
+   * 404 for a key just created, in 7 of 479 reads). The re-read also refreshes the copy.
+   */
+  async list(): Promise<SettingView[]> {
+    await this.d.settings.resync();
     const keys = new Set<string>([...IMMUTABLE_KEYS, ...Object.keys(DEFAULTS)]);
     for (const k of this.d.settings.keys()) if (MUTABLE_KEYS.has(k)) keys.add(k);
     const views: SettingView[] = [];
@@ -60,7 +67,8 @@ export class SettingsService {
     return views;
   }
 
-  get(key: string): SettingView {
+  async get(key: string): Promise<SettingView> {
+    await this.d.settings.resync();
     const v = MUTABLE_KEYS.has(key) || isImmutable(key) ? this.view(key) : null;
     if (!v) throw new NotFoundError(`Setting ${shortKey(key)} not found`, 'setting_unknown');
     return v;

@@ -54,7 +54,7 @@ describe.each(dbKinds())('settings on %s', (db) => {
     expect(res.body).not.toContain(t.config.secretKey);
   });
 
-  it('shows database_url with its password replaced by ***', () => {
+  it('shows database_url with its password replaced by ***', async () => {
     const c = t.app.services;
     const svc = new SettingsService({
       settings: c.settings,
@@ -66,9 +66,25 @@ describe.each(dbKinds())('settings on %s', (db) => {
       syncPatrolEnv: async () => {},
       requireCurrentPassword: async () => {},
     });
-    const v = svc.get('database_url');
+    const v = await svc.get('database_url');
     expect(v.value).toBe('postgres://fleet:***@db.internal:5432/fleet');
     expect(v.value).not.toContain('hunter2');
+  });
+
+  it('a setting saved through one worker reads back at once through another (read from the database, not only its copy)', async () => {
+    const other = await makeTestApp({ shareWith: t, env: offlineEnv() });
+    try {
+      const [ha, hb] = [await t.auth(), await other.auth()];
+      for (let i = 0; i < 20; i++) {
+        const value = `Read back ${i}`;
+        const put = await t.app.inject({ method: 'PUT', url: '/api/settings/system_name', headers: ha, payload: { value } });
+        expect(put.statusCode, put.body).toBe(200);
+        const read = await other.app.inject({ method: 'GET', url: '/api/settings/system_name', headers: hb });
+        expect(read.json().value).toBe(value);
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('GET /{key}: defaults, 404 for no row and no default or an unknown key', async () => {
