@@ -2,37 +2,20 @@
  * The foreign keys of migration 20261126T1801: it succeeds on a database with orphan rows
  * (cleaning or nulling them first), and deleting a preset or a batch then has the stated effect.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { createPostgresDatabase, dbKinds } from '../helpers/targets.js';
+import { dbKinds, type DbKind } from '../helpers/targets.js';
+import { type Cleanup, freshDb as freshDbOf } from './fresh-db.js';
 
 const BEFORE = '20261126T1703-agent-heartbeats';
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Cleanup[] = [];
 afterAll(async () => {
   for (const fn of cleanups.reverse()) await fn();
 });
 
-async function freshDb(kind: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
-  let url: string;
-  if (kind === 'postgres') {
-    const tmp = await createPostgresDatabase();
-    cleanups.push(() => tmp.drop());
-    url = tmp.url;
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-fk-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    url = `sqlite://${path.join(dir, 'x.db')}`;
-  }
-  const h = createDatabase(url);
-  cleanups.push(() => h.destroy());
-  return h;
-}
+const freshDb = (kind: DbKind) => freshDbOf(kind, cleanups);
 
 const now = new Date().toISOString();
 const batch = (id: string) => ({

@@ -1,33 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest, MigrationFailedError } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { createPostgresDatabase, dbKinds, type TempDatabase } from '../helpers/targets.js';
+import { dbKinds, type DbKind } from '../helpers/targets.js';
+import { type Cleanup, freshDb as freshDbOf } from './fresh-db.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Cleanup[] = [];
 afterAll(async () => {
   for (const fn of cleanups.reverse()) await fn();
 });
 
-async function freshDb(kind: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
-  let url: string;
-  if (kind === 'postgres') {
-    const tmp: TempDatabase = await createPostgresDatabase();
-    cleanups.push(() => tmp.drop());
-    url = tmp.url;
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-mig-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    url = `sqlite://${path.join(dir, 'x.db')}`;
-  }
-  const h = createDatabase(url);
-  cleanups.push(() => h.destroy());
-  return h;
-}
+const freshDb = (kind: DbKind) => freshDbOf(kind, cleanups);
 
 describe.each(dbKinds())('migrations on %s', (kind) => {
   it('apply every migration, in timestamp order, then again as a no-op, and roll back cleanly', async () => {
