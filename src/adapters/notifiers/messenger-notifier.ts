@@ -4,7 +4,7 @@
  * part of the request path; error texts are scrubbed of it before they leave this file.
  */
 import { request, type Dispatcher } from 'undici';
-import { NotifierError, type Notifier } from './notifier.js';
+import { NotifierError, type NotificationMessage, type Notifier } from './notifier.js';
 
 export const MESSENGER_TIMEOUT_MS = 10_000;
 /** getUpdates with 100 updates stays far below this; anything larger is not a bot API. */
@@ -113,8 +113,8 @@ export class MessengerNotifier implements Notifier {
     this.channel = client.channel;
   }
 
-  async send(html: string): Promise<void> {
-    await this.client.sendMessage(this.chatId, html);
+  async send(message: NotificationMessage): Promise<void> {
+    await this.client.sendMessage(this.chatId, message.html);
   }
 }
 

@@ -86,7 +86,7 @@ export class NotificationService {
         this.d.metrics?.notification(kind, 'skipped');
         return false;
       }
-      await notifier.send(html);
+      await notifier.send(htmlOnlyMessage(kind, html));
       this.d.metrics?.notification(kind, 'sent');
       return true;
     } catch (err) {
@@ -96,4 +96,10 @@ export class NotificationService {
       return false;
     }
   }
+}
+
+/** Until the message format module exists: the bot only reads `html`; the rest is derived from it. */
+function htmlOnlyMessage(kind: string, html: string) {
+  const text = html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return { title: text.split('\n')[0], text, markdown: text, html, kind, severity: 'warning' as const };
 }

@@ -52,6 +52,12 @@ const WRITABLE: Record<string, { readonly guardsAccess: boolean; readonly group:
   login_allowed_ips: { ...GUARDS_ACCESS, group: 'access' },
   session_max_age_days: { ...GUARDS_ACCESS, group: 'access' },
   credential_reauth: { ...GUARDS_ACCESS, group: 'access' },
+  // Channel URLs on private or loopback addresses (internal chat servers) are refused unless on;
+  // it guards access because turning it on lets the service be aimed at the internal network.
+  notify_allow_private_targets: { ...GUARDS_ACCESS, group: 'notifications' },
+  // The language notifications are written in (en or zh-CN), on every channel.
+  notify_language: { ...OPEN, group: 'notifications' },
+  notify_push_failed: { ...OPEN, group: 'notifications' },
   notify_alert_cpu: { ...OPEN, group: 'notifications' },
   notify_alert_mem: { ...OPEN, group: 'notifications' },
   notify_alert_disk: { ...OPEN, group: 'notifications' },
@@ -107,6 +113,7 @@ export const ENUM_RULES: Record<string, string[]> = {
   credential_reauth: ['true', 'false'],
   // How ZIP entry names not marked as UTF-8 are read; `gbk` reads with GB18030, its superset.
   zip_name_encoding: ['auto', 'gbk', 'cp437', 'utf-8'],
+  notify_language: ['en', 'zh-CN'],
 };
 
 /**
@@ -125,6 +132,8 @@ export const SWITCH_KEYS: Record<string, { unsetMeans: boolean }> = {
   notify_system_db: { unsetMeans: true },
   notify_restart: { unsetMeans: true },
   notify_script_complete: { unsetMeans: true },
+  notify_push_failed: { unsetMeans: true },
+  notify_allow_private_targets: { unsetMeans: false },
 };
 
 export const DEFAULTS: Record<string, string> = {
@@ -135,6 +144,7 @@ export const DEFAULTS: Record<string, string> = {
   credential_reauth: 'false',
   zip_name_encoding: 'auto',
   ssh_probe_interval: '0',
+  notify_language: 'en',
 };
 
 /** Keys whose change is mirrored into the host patrol script's env file (a failure there is only logged). */
