@@ -10,6 +10,8 @@ export interface ScenarioResult {
   /** Human-readable goal, e.g. ">= 0.5" or "<= 100 ms". */
   goal: string;
   pass: boolean;
+  /** How many measured rounds `value` and `baseline` are the median of (1 when a single run). */
+  rounds?: number;
   /** Any extra figures worth keeping (p99, peer tools, RSS...). */
   details?: Record<string, unknown>;
 }
