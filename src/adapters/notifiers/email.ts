@@ -13,9 +13,13 @@ import type { ChannelConfig } from './channel-configs.js';
 import { scrubber, type NotifierDeps } from './channel-http.js';
 import { NotifierError, type Notifier } from './notifier.js';
 
-/** SMTP reply codes 4xx are transient by definition (RFC 5321 §4.2.1); 5xx are permanent. */
-function smtpRetryable(err: { responseCode?: number; code?: string }): boolean {
+/**
+ * SMTP reply codes 4xx are transient by definition (RFC 5321 §4.2.1); 5xx are permanent. A
+ * certificate the relay presents that does not check out will not change by itself either.
+ */
+function smtpRetryable(err: { responseCode?: number; code?: string; message?: string }): boolean {
   if (typeof err.responseCode === 'number') return err.responseCode < 500;
+  if (/certificate|self[- ]signed/i.test(err.message ?? '')) return false;
   return err.code !== 'EAUTH' && err.code !== 'ETLS' && err.code !== 'EENVELOPE' && err.code !== 'EMESSAGE';
 }
 

@@ -8,3 +8,4 @@
 export * from './china.js';
 export * from './fake-provider.js';
 export * from './international.js';
+export * from './smtp.js';
