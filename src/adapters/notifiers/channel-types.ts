@@ -4,6 +4,8 @@
  * Delivery and the channels module's test button call `createNotifier` and nothing else.
  */
 import { Value } from 'typebox/value';
+import type { HostResolver } from '../../core/network.js';
+import { GUARDED_TIMEOUT_MS, createGuardedRequest } from '../http/guarded-request.js';
 import type { ChannelType, DeliverableChannel } from '../../platform/notifications/channel-contract.js';
 import { createBarkNotifier } from './bark.js';
 import { CHANNEL_CONFIGS, type ChannelConfig } from './channel-configs.js';
@@ -23,6 +25,29 @@ import { createWebhookNotifier } from './webhook.js';
 import { createWecomNotifier } from './wecom.js';
 
 export type { NotifierDeps } from './channel-http.js';
+
+/**
+ * The dependencies for every channel, with the guarded request bound to the same resolver and
+ * private-target setting the SMTP relay check uses. Build them per delivery round (or whenever
+ * `notify_allow_private_targets` may have changed): the setting is read once here.
+ */
+export function createNotifierDeps(o: {
+  resolve: HostResolver;
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  now?: () => number;
+  smtpTls?: NotifierDeps['smtpTls'];
+}): NotifierDeps {
+  const timeoutMs = o.timeoutMs ?? GUARDED_TIMEOUT_MS;
+  return {
+    request: createGuardedRequest({ resolve: o.resolve, allowPrivate: o.allowPrivate, timeoutMs }),
+    resolve: o.resolve,
+    allowPrivate: o.allowPrivate,
+    timeoutMs,
+    ...(o.now ? { now: o.now } : {}),
+    ...(o.smtpTls ? { smtpTls: o.smtpTls } : {}),
+  };
+}
 
 type Factory<T extends ChannelType> = (channel: string, config: ChannelConfig<T>, deps: NotifierDeps) => Notifier;
 

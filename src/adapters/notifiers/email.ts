@@ -7,6 +7,7 @@
  * to that checked address, with the original host as TLS server name (certificate check) and
  * Each message has an HTML part and a plain-text part.
  */
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { type GuardedRequestError, checkedAddress } from '../http/guarded-request.js';
 import type { ChannelConfig } from './channel-configs.js';
@@ -42,7 +43,8 @@ export function createEmailNotifier(channel: string, config: ChannelConfig<'emai
         requireTLS: config.security === 'starttls',
         ignoreTLS: config.security === 'none',
         auth: config.username ? { user: config.username, pass: config.password ?? '' } : undefined,
-        tls: { servername: config.host, ...deps.smtpTls },
+        // SNI carries host names only (RFC 6066 §3); a relay named by its address is checked against that address.
+        tls: { ...(isIP(config.host) ? {} : { servername: config.host }), ...deps.smtpTls },
         connectionTimeout: deps.timeoutMs,
         greetingTimeout: deps.timeoutMs,
         socketTimeout: deps.timeoutMs,

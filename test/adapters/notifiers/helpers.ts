@@ -1,7 +1,6 @@
 /** What the channel tests share: dependencies pointing at loopback fakes, a message, and failure capture. */
 import { expect } from 'vitest';
-import type { NotifierDeps } from '../../../src/adapters/notifiers/channel-types.js';
-import { createGuardedRequest } from '../../../src/adapters/http/guarded-request.js';
+import { createNotifierDeps, type NotifierDeps } from '../../../src/adapters/notifiers/channel-types.js';
 import { NotifierError, type NotificationMessage } from '../../../src/adapters/notifiers/notifier.js';
 
 export const resolve = async (host: string): Promise<string[]> => {
@@ -10,9 +9,7 @@ export const resolve = async (host: string): Promise<string[]> => {
 };
 
 export function deps(o: { allowPrivate?: boolean; timeoutMs?: number } = {}): NotifierDeps {
-  const allowPrivate = o.allowPrivate ?? true;
-  const timeoutMs = o.timeoutMs ?? 2000;
-  return { request: createGuardedRequest({ resolve, allowPrivate, timeoutMs }), resolve, allowPrivate, timeoutMs };
+  return createNotifierDeps({ resolve, allowPrivate: o.allowPrivate ?? true, timeoutMs: o.timeoutMs ?? 2000 });
 }
 
 export function message(o: Partial<NotificationMessage> = {}): NotificationMessage {
