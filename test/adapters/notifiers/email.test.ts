@@ -50,6 +50,12 @@ describe('email channel', () => {
     expect(s.received[0]?.secure).toBe(true);
   });
 
+  it('with security none sends in clear without trying STARTTLS (internal relays)', async () => {
+    const s = await smtp({ allowInsecureAuth: true });
+    await make({ ...s.config, security: 'none' }, deps(s)).send(message());
+    expect(s.received[0]).toMatchObject({ secure: false, user: 'alerts@example.com' });
+  });
+
   it('fails, not retryable, when STARTTLS is required and the server refuses it', async () => {
     // nodemailer tries STARTTLS even when not advertised, so the command itself must be refused.
     const s = await smtp({ hideSTARTTLS: true, disabledCommands: ['STARTTLS'], allowInsecureAuth: true });
