@@ -8,10 +8,11 @@
  * and TLS server name stay the original host. Redirects are followed by hand, each hop checked
  * again. One deadline covers the whole exchange and the body is capped while it streams.
  */
-import type { LookupAddress } from 'node:dns';
-import ipaddr from 'ipaddr.js';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { HostResolver } from '../../core/network.js';
+import { ResolveError, bareHost, blockedRange, pinnedAgent, resolveHost } from './pinned-target.js';
+
+export { blockedRange };
 
 export const FETCH_TIMEOUT_MS = 15_000;
 export const FETCH_MAX_BYTES = 1_000_000;
@@ -34,32 +35,6 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
-}
-
-/** Why an address is refused, or null when it is public unicast (or admitted loopback). */
-export function blockedRange(address: string, allowLoopback = false): string | null {
-  let ip: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    ip = ipaddr.parse(address);
-  } catch {
-    return 'invalid address';
-  }
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  // IPv4-compatible IPv6 (::/96, deprecated): ipaddr.js calls ::7f00:1 "unicast", yet it names
-  // 127.0.0.1 on stacks that still route it. Only :: and ::1 themselves have ranges of their own.
-  if (ip.kind() === 'ipv6') {
-    const parts = (ip as ipaddr.IPv6).parts;
-    const compatible = parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7] > 1);
-    if (compatible) return 'ipv4Compatible';
-  }
-  const range = ip.range();
-  if (range === 'unicast') return null;
-  if (range === 'loopback' && allowLoopback) return null;
-  return range;
-}
-
-function bareHost(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
 export interface FetchBytesOptions {
@@ -100,16 +75,11 @@ export class SafeFetcher {
     const host = bareHost(url.hostname);
     if (host === '') throw new FetchRejectedError('The URL has no host');
     let addresses: string[];
-    if (ipaddr.isValid(host)) {
-      addresses = [host];
-    } else {
-      try {
-        addresses = await withSignal(this.o.resolve(host), signal);
-      } catch {
-        if (signal?.aborted) throw new FetchRejectedError(`${this.label} fetch timed out`);
-        throw new FetchRejectedError(`Could not resolve host ${host}`);
-      }
-      if (addresses.length === 0) throw new FetchRejectedError(`Could not resolve host ${host}`);
+    try {
+      addresses = await resolveHost(host, this.o.resolve, signal);
+    } catch (err) {
+      if (err instanceof ResolveError && err.timedOut) throw new FetchRejectedError(`${this.label} fetch timed out`);
+      throw new FetchRejectedError(`Could not resolve host ${host}`);
     }
     for (const address of addresses) {
       const range = blockedRange(address, this.o.allowLoopback);
@@ -155,17 +125,7 @@ export class SafeFetcher {
   }
 
   private async get(url: URL, address: string, signal: AbortSignal, maxBytes: number): Promise<{ location: string | null } & FetchedBytes> {
-    const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-    // The pinned lookup: net.connect asks it for the host name and always gets the checked address.
-    const lookup = (
-      _host: string,
-      opts: { all?: boolean } | number | undefined,
-      cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
-    ) => {
-      if (typeof opts === 'object' && opts?.all) cb(null, [{ address, family }]);
-      else cb(null, address, family);
-    };
-    const agent = new Agent({ connect: { lookup: lookup as never, timeout: this.timeoutMs }, connections: 1, pipelining: 0 });
+    const agent = pinnedAgent(address, this.timeoutMs);
     try {
       const res = await request(url, {
         method: 'GET',
@@ -205,25 +165,6 @@ export class SafeFetcher {
       agent.destroy().catch(() => {});
     }
   }
-}
-
-function withSignal<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return p;
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('aborted'));
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function describe(err: unknown): string {

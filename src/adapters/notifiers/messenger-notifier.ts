@@ -4,6 +4,7 @@
  * part of the request path; error texts are scrubbed of it before they leave this file.
  */
 import { request, type Dispatcher } from 'undici';
+import { GuardedRequestError } from '../http/guarded-request.js';
 import { NotifierError, type NotificationMessage, type Notifier } from './notifier.js';
 
 export const MESSENGER_TIMEOUT_MS = 10_000;
@@ -17,6 +18,11 @@ export interface MessengerClientOptions {
   dispatcher?: Dispatcher;
   /** Channel name used in errors (`messenger` or `messenger_offline`). */
   channel?: string;
+  /**
+   * Sends the request instead of undici (the channel type passes the guarded request, which checks
+   * the target and caps the answer); resolves with the status and body, rejects when unreachable.
+   */
+  transport?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ status: number; text: string }>;
 }
 
 export interface MessengerChatRaw {
@@ -66,19 +72,10 @@ export class MessengerBotClient {
     let status: number;
     let text: string;
     try {
-      const res = await request(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(params),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs),
-        dispatcher: this.o.dispatcher,
-      });
-      status = res.statusCode;
-      text = await readCapped(res.body, MAX_RESPONSE_BYTES);
+      ({ status, text } = await this.post(url, JSON.stringify(params)));
     } catch (err) {
-      throw new NotifierError(this.channel, this.scrub(describeFailure(err)));
+      const retryable = err instanceof GuardedRequestError ? err.retryable : true;
+      throw new NotifierError(this.channel, this.scrub(describeFailure(err)), retryable);
     }
     type Reply = { ok?: boolean; result?: unknown; description?: unknown };
     let payload: Reply | null;
@@ -92,9 +89,26 @@ export class MessengerBotClient {
         payload && typeof payload.description === 'string' && payload.description
           ? payload.description
           : `HTTP ${status}`;
-      throw new NotifierError(this.channel, this.scrub(description.slice(0, 300)));
+      // 4xx (bad token, unknown chat, blocked bot) will fail the same way again; 429 and 5xx may not.
+      const retryable = status === 429 || status >= 500 || status < 400;
+      throw new NotifierError(this.channel, this.scrub(description.slice(0, 300)), retryable);
     }
     return payload.result as T;
+  }
+
+  private async post(url: string, body: string): Promise<{ status: number; text: string }> {
+    const headers = { 'content-type': 'application/json' };
+    if (this.o.transport) return this.o.transport(url, { method: 'POST', headers, body });
+    const res = await request(url, {
+      method: 'POST',
+      headers,
+      body,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      signal: AbortSignal.timeout(this.timeoutMs),
+      dispatcher: this.o.dispatcher,
+    });
+    return { status: res.statusCode, text: await readCapped(res.body, MAX_RESPONSE_BYTES) };
   }
 
   private scrub(text: string): string {
@@ -138,6 +152,7 @@ async function readCapped(body: AsyncIterable<Buffer | string> & { destroy?: () 
 }
 
 function describeFailure(err: unknown): string {
+  if (err instanceof GuardedRequestError) return err.message;
   if (err instanceof Error) {
     if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'request timed out';
     const code = (err as { code?: string }).code;
