@@ -121,7 +121,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     listAllows: (ip) => auth.guard.listAllows(ip),
   });
   const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
-  const notificationChannels = createNotificationChannelsModule({ db, cipher, audit, settings, sendTest: opts.sendChannelTest, requireCurrentPassword });
+  const notificationChannels = createNotificationChannelsModule({
+    db, cipher, audit, settings, sendTest: opts.sendChannelTest, messengerApiBase: config.messengerApiBase, requireCurrentPassword,
+  });
   const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase, requireCurrentPassword });
   const wallpapers = createWallpapersModule({
     dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log,

@@ -1,6 +1,5 @@
 /** Notification channels (`/api/notification-channels`): the table, its API and the `ChannelSource` delivery reads. */
 import type { Kysely } from 'kysely';
-import { NotifierError } from '../../adapters/notifiers/notifier.js';
 import type { Actor } from '../../core/actor.js';
 import type { Cipher } from '../../core/crypto.js';
 import type { AdminRow, Database } from '../../db/types.js';
@@ -8,6 +7,7 @@ import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mount, type Feature } from '../../platform/feature.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { SendTest } from './channel-test.js';
+import { interimSender } from './interim-sender.js';
 import { NotificationChannelsRepository } from './notification-channels.repository.js';
 import { notificationChannelsRoutes } from './notification-channels.routes.js';
 import { NotificationChannelsService } from './notification-channels.service.js';
@@ -19,15 +19,12 @@ export interface NotificationChannelsModuleDeps {
   cipher: Cipher;
   audit: AuditService;
   settings: RuntimeSettings;
-  /** The notification platform's one-message delivery; without it the test button answers 502. */
+  /** The notification platform's one-message delivery; without it, the interim sender (messenger only). */
   sendTest?: SendTest;
+  /** MESSENGER_API_BASE: where a messenger channel without its own api_base sends. */
+  messengerApiBase: string;
   requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
-
-/** Until the delivery platform provides the sender, a test reports plainly that nothing can send. */
-const noSender: SendTest = async (channel) => {
-  throw new NotifierError(`${channel.type}:${channel.id}`, 'Channel delivery is not available in this build', false);
-};
 
 export function createNotificationChannelsModule(d: NotificationChannelsModuleDeps) {
   const repo = new NotificationChannelsRepository(d.db);
@@ -36,7 +33,7 @@ export function createNotificationChannelsModule(d: NotificationChannelsModuleDe
     repo,
     cipher: d.cipher,
     audit: d.audit,
-    sendTest: d.sendTest ?? noSender,
+    sendTest: d.sendTest ?? interimSender(d.messengerApiBase),
     requireCurrentPassword: d.requireCurrentPassword,
     // It guards access: a change made through another worker counts within a second.
     allowPrivateTargets: async () => {
