@@ -7,6 +7,7 @@ import * as alertsArea from './areas/alerts.en';
 import * as monitoringArea from './areas/monitoring.en';
 import * as settingsArea from './areas/settings.en';
 import * as notificationsArea from './areas/notifications.en';
+import * as channelsArea from './areas/channels.en';
 import * as allowlistArea from './areas/allowlist.en';
 import * as credentialsArea from './areas/credentials.en';
 import * as accountArea from './areas/account.en';
@@ -28,7 +29,7 @@ export const en = {
     overview: 'Overview', fleet: 'Fleet', deploy: 'Deploy', automate: 'Automate', observe: 'Observe', admin: 'Admin',
     dashboard: 'Dashboard', servers: 'Servers', tags: 'Tags', push: 'Push', staging: 'Staging', history: 'History', retries: 'Retries',
     schedules: 'Schedules', scripts: 'Scripts', alerts: 'Alerts', monitoring: 'Monitoring', settings: 'Settings',
-    notifications: 'Notifications', allowlist: 'Login allowlist', credentials: 'Credentials', administrators: 'Administrators', audit: 'Audit log',
+    notifications: 'Notifications', channels: 'Channels', allowlist: 'Login allowlist', credentials: 'Credentials', administrators: 'Administrators', audit: 'Audit log',
     openMenu: 'Open navigation', closeMenu: 'Close navigation', palette: 'Jump to…', paletteHint: 'Search pages and servers', paletteEmpty: 'Nothing found',
   },
   header: {
@@ -110,14 +111,6 @@ export const en = {
       private_key_unsupported: 'This key type is not supported. Use the OpenSSH format.',
       ssh_key_preset_not_found: 'This SSH key preset no longer exists.',
       preset_not_found: 'This password preset no longer exists.',
-      channel_not_found: 'This notification channel no longer exists.',
-      channel_name_exists: 'Another channel already has this name.',
-      channel_type_invalid: 'Choose one of the listed channel types.',
-      channel_type_immutable: 'The type of a channel cannot change. Create a new channel instead.',
-      channel_config_invalid: 'The channel settings are not valid: {{detail}}',
-      channel_event_invalid: 'Choose events from the list.',
-      channel_private_target: 'The target is a private address. Allow private targets in the notification settings to use it.',
-      channel_delivery_failed: 'The channel could not deliver the message: {{detail}}',
       agent_install_failed: 'The agent could not be installed: {{detail}}',
       api_base_url_invalid: 'Enter an http(s) address without user name or query.',
       api_base_url_missing: 'Enter the address agents report to, or set it in the settings.',
@@ -187,6 +180,7 @@ export const en = {
       ...monitoringArea.codesEn,
       ...settingsArea.codesEn,
       ...notificationsArea.codesEn,
+      ...channelsArea.codesEn,
       ...allowlistArea.codesEn,
       ...credentialsArea.codesEn,
       ...accountArea.codesEn,
@@ -308,6 +302,7 @@ export const en = {
   monitoring: monitoringArea.en,
   settings: settingsArea.en,
   notifications: notificationsArea.en,
+  channels: channelsArea.en,
   allowlist: allowlistArea.en,
   credentials: credentialsArea.en,
   account: accountArea.en,

@@ -9,6 +9,7 @@ import * as alertsArea from './areas/alerts.zh-CN';
 import * as monitoringArea from './areas/monitoring.zh-CN';
 import * as settingsArea from './areas/settings.zh-CN';
 import * as notificationsArea from './areas/notifications.zh-CN';
+import * as channelsArea from './areas/channels.zh-CN';
 import * as allowlistArea from './areas/allowlist.zh-CN';
 import * as credentialsArea from './areas/credentials.zh-CN';
 import * as accountArea from './areas/account.zh-CN';
@@ -29,7 +30,7 @@ export const zhCN: Resources = {
     overview: '总览', fleet: '机群', deploy: '部署', automate: '自动化', observe: '观测', admin: '管理',
     dashboard: '仪表盘', servers: '服务器', tags: '标签', push: '推送', staging: '暂存区', history: '历史', retries: '重试任务',
     schedules: '计划任务', scripts: '脚本', alerts: '告警', monitoring: '监控', settings: '系统设置',
-    notifications: '通知', allowlist: '登录白名单', credentials: '凭据', administrators: '管理员', audit: '审计日志',
+    notifications: '通知', channels: '通知渠道', allowlist: '登录白名单', credentials: '凭据', administrators: '管理员', audit: '审计日志',
     openMenu: '打开导航', closeMenu: '关闭导航', palette: '跳转到…', paletteHint: '搜索页面和服务器', paletteEmpty: '没有找到',
   },
   header: {
@@ -110,14 +111,6 @@ export const zhCN: Resources = {
       private_key_unsupported: '不支持该密钥类型，请使用 OpenSSH 格式。',
       ssh_key_preset_not_found: '该 SSH 密钥预设已不存在。',
       preset_not_found: '该密码预设已不存在。',
-      channel_not_found: '该通知渠道已不存在。',
-      channel_name_exists: '已有同名的渠道。',
-      channel_type_invalid: '请选择列表中的渠道类型。',
-      channel_type_immutable: '渠道创建后不能更改类型，请新建一个渠道。',
-      channel_config_invalid: '渠道配置无效：{{detail}}',
-      channel_event_invalid: '请从列表中选择事件。',
-      channel_private_target: '目标是内网地址。如需使用，请在通知设置中允许内网目标。',
-      channel_delivery_failed: '渠道未能送达消息：{{detail}}',
       agent_install_failed: '无法安装监控代理：{{detail}}',
       api_base_url_invalid: '请输入不含用户名和查询参数的 http(s) 地址。',
       api_base_url_missing: '请输入代理上报的地址，或在设置中配置。',
@@ -187,6 +180,7 @@ export const zhCN: Resources = {
       ...monitoringArea.codesZhCN,
       ...settingsArea.codesZhCN,
       ...notificationsArea.codesZhCN,
+      ...channelsArea.codesZhCN,
       ...allowlistArea.codesZhCN,
       ...credentialsArea.codesZhCN,
       ...accountArea.codesZhCN,
@@ -308,6 +302,7 @@ export const zhCN: Resources = {
   monitoring: monitoringArea.zhCN,
   settings: settingsArea.zhCN,
   notifications: notificationsArea.zhCN,
+  channels: channelsArea.zhCN,
   allowlist: allowlistArea.zhCN,
   credentials: credentialsArea.zhCN,
   account: accountArea.zhCN,
