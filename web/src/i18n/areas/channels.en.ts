@@ -20,6 +20,7 @@ export const en = {
   allServers: 'All servers',
   secretSet: 'Set. Leave blank to keep it.',
   secretUnset: 'Not set.',
+  removeSecret: 'Remove {{name}}',
   headersHelp: 'One header per line: Name: value',
   listHelp: 'Comma or Enter separates the values.',
   sendTest: 'Send test',

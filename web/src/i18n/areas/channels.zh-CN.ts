@@ -20,6 +20,7 @@ export const zhCN: Translated<typeof en> = {
   allServers: '全部服务器',
   secretSet: '已设置。留空则保持不变。',
   secretUnset: '未设置。',
+  removeSecret: '移除{{name}}',
   headersHelp: '每行一个请求头：名称: 值',
   listHelp: '用逗号或回车分隔多个值。',
   sendTest: '发送测试',

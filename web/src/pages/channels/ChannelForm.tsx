@@ -62,15 +62,29 @@ export function ChannelForm({ channel, types, events, onClose }: { channel: Chan
     const props = { label: label(f.name), required: f.required && !(editing && f.kind === 'password'), ...form.getInputProps(`config.${f.name}`) };
     switch (f.kind) {
       case 'password': {
-        const set = channel?.secrets_set.includes(f.name) ?? false;
+        const removed = form.values.config[f.name] === null;
+        const set = (channel?.secrets_set.includes(f.name) ?? false) && !removed;
         return (
           <Stack key={f.name} gap={6}>
-            <PasswordInput {...props} required={f.required && !set} description={editing ? t(set ? 'channels.secretSet' : 'channels.secretUnset') : undefined} autoComplete="new-password" />
+            <PasswordInput
+              {...props}
+              value={removed ? '' : String(form.values.config[f.name] ?? '')}
+              required={f.required && !set}
+              description={editing ? t(set ? 'channels.secretSet' : 'channels.secretUnset') : undefined}
+              autoComplete="new-password"
+            />
             {set && channel && (
-              <RevealSecret
-                name={label(f.name)}
-                reveal={async (pw) => ({ value: String((await channelsApi.reveal(channel.id, pw)).secrets[f.name] ?? '') })}
-              />
+              <Group gap="xs">
+                <RevealSecret
+                  name={label(f.name)}
+                  reveal={async (pw) => ({ value: String((await channelsApi.reveal(channel.id, pw)).secrets[f.name] ?? '') })}
+                />
+                {!f.required && (
+                  <Button variant="subtle" color="red" size="sm" onClick={() => form.setFieldValue(`config.${f.name}`, null)}>
+                    {t('channels.removeSecret', { name: label(f.name) })}
+                  </Button>
+                )}
+              </Group>
             )}
           </Stack>
         );

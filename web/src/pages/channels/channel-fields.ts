@@ -2,12 +2,14 @@
  * The form of a channel type, read from its JSON schema (`GET /api/notification-channels/types`):
  * each property becomes one input by its shape (choice, number, list, headers, text), secret fields
  * become password inputs. Values go back as a config patch: a blank secret on edit is left out (the
- * stored one stays); a blank optional field on edit is sent as `null` (cleared).
+ * stored one stays, a removed one is sent as `null`); a blank optional field on edit is sent as
+ * `null` (cleared).
  */
 import type { ChannelTypeInfo } from '../../api/resources/channels';
 
 export type FieldKind = 'text' | 'textarea' | 'password' | 'select' | 'number' | 'list' | 'headers';
-export type FieldValue = string | number | string[];
+/** `null`: an optional secret the admin chose to remove. */
+export type FieldValue = string | number | string[] | null;
 
 export interface FieldSpec {
   name: string;
@@ -22,7 +24,8 @@ interface PropSchema {
   maxLength?: number;
 }
 
-const LONG_TEXT = 1024;
+/** Longer than any URL (2048): a template or other free text, edited in a text area. */
+const LONG_TEXT = 4096;
 
 export function fieldsOf(info: ChannelTypeInfo): FieldSpec[] {
   const schema = info.schema as { properties?: Record<string, PropSchema>; required?: string[] };
@@ -66,6 +69,10 @@ export function configPatch(fields: FieldSpec[], values: Record<string, FieldVal
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const v = values[f.name];
+    if (v === null) {
+      if (editing) out[f.name] = null;
+      continue;
+    }
     let value: unknown = v;
     if (f.kind === 'headers') value = String(v).trim() ? headers(String(v)) : '';
     const blank = value === '' || (Array.isArray(value) && value.length === 0);
