@@ -19,6 +19,7 @@ import { createAuthModule } from '../modules/auth/index.js';
 import { createDashboardModule } from '../modules/dashboard/index.js';
 import { createHealthModule } from '../modules/health/index.js';
 import { createMessengerModule } from '../modules/messenger/index.js';
+import { createNotificationChannelsModule, type SendTest } from '../modules/notification-channels/index.js';
 import { createPatrolModule } from '../modules/patrol/index.js';
 import { createPresetsModule } from '../modules/presets/index.js';
 import { createPushModule, createTargetClaims } from '../modules/push/index.js';
@@ -51,6 +52,8 @@ export interface ComposeOptions {
   print?: (text: string) => void;
   /** Wall clock (ms) for monitoring: heartbeat times, alert rows, offline checks; tests inject one. */
   now?: () => number;
+  /** Sends one test message through a notification channel (tests inject one; the platform's delivery otherwise). */
+  sendChannelTest?: SendTest;
 }
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -118,6 +121,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     listAllows: (ip) => auth.guard.listAllows(ip),
   });
   const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
+  const notificationChannels = createNotificationChannelsModule({
+    db, cipher, audit, settings, sendTest: opts.sendChannelTest, messengerApiBase: config.messengerApiBase, requireCurrentPassword,
+  });
   const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase, requireCurrentPassword });
   const wallpapers = createWallpapersModule({
     dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log,
@@ -164,7 +170,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const features: Feature[] = [
     health.feature, auth.feature, admins.feature, platformFeature, servers.feature, presets.feature, sshKeyPresets.feature,
     agent.feature, alerts.feature, staging.feature, remote.feature, push.feature, retries.feature, scripts.feature,
-    schedules.feature, allowlist.feature, messenger.feature, wallpapers.feature, patrol.feature, dashboard.feature,
+    schedules.feature, allowlist.feature, messenger.feature, notificationChannels.feature, wallpapers.feature, patrol.feature, dashboard.feature,
   ];
   return {
     config, log, owner, ...platform,
@@ -173,7 +179,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     scripts: scripts.scripts, scriptRuns: scripts.recovery, schedules: schedules.schedules,
     alerts: { store: alerts.store, engine: alerts.engine, history: alerts.history, offline: alerts.offline, health: alerts.health, now: alerts.now },
     agent: { agent: agent.agent, installer: agent.installer },
-    allowlist: allowlist.allowlist, wallpapers: wallpapers.wallpapers,
+    allowlist: allowlist.allowlist, wallpapers: wallpapers.wallpapers, notificationChannels: notificationChannels.channels,
     features,
   };
 }

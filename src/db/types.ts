@@ -82,6 +82,22 @@ export interface PasswordPresetsTable {
   created_at: string;
 }
 
+export interface NotificationChannelsTable {
+  id: Id;
+  name: string;
+  type: string;
+  enabled: number;
+  /** JSON of the non-secret config fields. */
+  config: string;
+  /** Cipher text of a JSON object holding the secret config fields. */
+  secrets: string;
+  /** JSON arrays. */
+  events: string;
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SshKeyPresetsTable {
   id: Id;
   name: string;
@@ -286,6 +302,7 @@ export interface Database {
   servers: ServersTable;
   password_presets: PasswordPresetsTable;
   ssh_key_presets: SshKeyPresetsTable;
+  notification_channels: NotificationChannelsTable;
   scripts: ScriptsTable;
   script_runs: ScriptRunsTable;
   script_run_events: ScriptRunEventsTable;
@@ -309,6 +326,7 @@ export type AuditRow = Selectable<AuditLogTable>;
 export type ServerRow = Selectable<ServersTable>;
 export type PasswordPresetRow = Selectable<PasswordPresetsTable>;
 export type SshKeyPresetRow = Selectable<SshKeyPresetsTable>;
+export type NotificationChannelRow = Selectable<NotificationChannelsTable>;
 export type ScriptRow = Selectable<ScriptsTable>;
 export type ScriptRunRow = Selectable<ScriptRunsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;

@@ -34,6 +34,7 @@ const OWNERS: Record<string, string> = {
   push_results: 'modules/push',
   push_events: 'modules/push',
   push_target_claims: 'modules/push',
+  notification_channels: 'modules/notification-channels',
 };
 
 /** Columns of `servers` that hold credentials (see SERVER_SECRET_COLUMNS in the servers module). */

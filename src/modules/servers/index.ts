@@ -31,6 +31,9 @@ import type { AgentServerStore, ServerStatusStore } from './server-state.reposit
 export type { FleetQueryService, ServersService, SshProbe, SshReachability };
 export type { AgentServerStore, MonitoredServer, ServerStatusStore } from './server-state.repository.js';
 export type { ServerRecord } from './servers.repository.js';
+/** The tag rules, for modules that name server tags (notification channels). */
+export { tagName } from './server-tags.service.js';
+export { normalizeTags } from './servers.input.js';
 
 export interface ServersModuleDeps extends PresetSources, Pick<ServersDeps, 'requireCurrentPassword'> {
   settings: ServersDeps['settings'] & SshProbeDeps['settings'];

@@ -421,6 +421,224 @@ export interface ApiRoutes {
       };
     };
   };
+  'GET /api/notification-channels': {
+    params: never;
+    query: never;
+    body: never;
+    reply: {
+      id: number;
+      name: string;
+      type:
+        | 'dingtalk'
+        | 'wecom'
+        | 'feishu'
+        | 'email'
+        | 'webhook'
+        | 'messenger'
+        | 'serverchan'
+        | 'pushplus'
+        | 'bark'
+        | 'ntfy'
+        | 'gotify'
+        | 'slack'
+        | 'discord';
+      enabled: boolean;
+      config: {
+        [k: string]: unknown;
+      };
+      secrets_set: string[];
+      events: string[];
+      tags: string[];
+      created_at: string;
+      updated_at: string;
+    }[];
+  };
+  'POST /api/notification-channels': {
+    params: never;
+    query: never;
+    body: {
+      type: string;
+      name: string;
+      enabled?: boolean;
+      config: {
+        [k: string]: unknown;
+      };
+      /**
+       * @maxItems 26
+       */
+      events: string[];
+      tags?: string[] | null;
+    };
+    reply: {
+      id: number;
+      name: string;
+      type:
+        | 'dingtalk'
+        | 'wecom'
+        | 'feishu'
+        | 'email'
+        | 'webhook'
+        | 'messenger'
+        | 'serverchan'
+        | 'pushplus'
+        | 'bark'
+        | 'ntfy'
+        | 'gotify'
+        | 'slack'
+        | 'discord';
+      enabled: boolean;
+      config: {
+        [k: string]: unknown;
+      };
+      secrets_set: string[];
+      events: string[];
+      tags: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  'GET /api/notification-channels/{id}': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: never;
+    reply: {
+      id: number;
+      name: string;
+      type:
+        | 'dingtalk'
+        | 'wecom'
+        | 'feishu'
+        | 'email'
+        | 'webhook'
+        | 'messenger'
+        | 'serverchan'
+        | 'pushplus'
+        | 'bark'
+        | 'ntfy'
+        | 'gotify'
+        | 'slack'
+        | 'discord';
+      enabled: boolean;
+      config: {
+        [k: string]: unknown;
+      };
+      secrets_set: string[];
+      events: string[];
+      tags: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  'PUT /api/notification-channels/{id}': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: {
+      type?: string;
+      name?: string;
+      enabled?: boolean;
+      config?: {
+        [k: string]: unknown;
+      };
+      /**
+       * @maxItems 26
+       */
+      events?: string[];
+      tags?: string[] | null;
+    };
+    reply: {
+      id: number;
+      name: string;
+      type:
+        | 'dingtalk'
+        | 'wecom'
+        | 'feishu'
+        | 'email'
+        | 'webhook'
+        | 'messenger'
+        | 'serverchan'
+        | 'pushplus'
+        | 'bark'
+        | 'ntfy'
+        | 'gotify'
+        | 'slack'
+        | 'discord';
+      enabled: boolean;
+      config: {
+        [k: string]: unknown;
+      };
+      secrets_set: string[];
+      events: string[];
+      tags: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  'DELETE /api/notification-channels/{id}': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: never;
+    reply: void;
+  };
+  'POST /api/notification-channels/{id}/reveal': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: {
+      current_password: string;
+    };
+    reply: {
+      id: number;
+      name: string;
+      secrets: {
+        [k: string]: unknown;
+      };
+    };
+  };
+  'POST /api/notification-channels/{id}/test': {
+    params: {
+      id: number;
+    };
+    query: never;
+    body: never;
+    reply: {
+      ok: true;
+      ms: number;
+    };
+  };
+  'GET /api/notification-channels/types': {
+    params: never;
+    query: never;
+    body: never;
+    reply: {
+      types: {
+        type:
+          | 'dingtalk'
+          | 'wecom'
+          | 'feishu'
+          | 'email'
+          | 'webhook'
+          | 'messenger'
+          | 'serverchan'
+          | 'pushplus'
+          | 'bark'
+          | 'ntfy'
+          | 'gotify'
+          | 'slack'
+          | 'discord';
+        schema: unknown;
+        secret_fields: string[];
+        url_fields: string[];
+      }[];
+      events: string[];
+    };
+  };
   'GET /api/presets': {
     params: never;
     query: never;

@@ -2,7 +2,8 @@
  * The console's areas, grouped by task: what operators come for most, first..
  */
 import {
-  IconAlertTriangle, IconBell, IconCalendarTime, IconChartLine, IconCloudUpload, IconFileCode, IconFolder, IconHistory, IconKey,
+  IconAlertTriangle, IconBell,
+  IconBroadcast, IconCalendarTime, IconChartLine, IconCloudUpload, IconFileCode, IconFolder, IconHistory, IconKey,
   IconLayoutDashboard, IconListCheck, IconRefresh, IconServer, IconSettings, IconShieldLock, IconTags, IconUsers,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
@@ -56,6 +57,7 @@ export const NAV: NavGroup[] = [
     items: [
       { key: 'settings', path: '/settings', icon: IconSettings },
       { key: 'notifications', path: '/notifications', icon: IconBell },
+      { key: 'channels', path: '/channels', icon: IconBroadcast },
       { key: 'allowlist', path: '/allowlist', icon: IconShieldLock },
       { key: 'credentials', path: '/credentials', icon: IconKey },
       { key: 'administrators', path: '/administrators', icon: IconUsers },

@@ -42,6 +42,7 @@ export const router = createBrowserRouter([
       { path: 'monitoring', lazy: page(() => import('../pages/monitoring/MonitoringPage')) },
       { path: 'settings', lazy: page(() => import('../pages/settings/SettingsPage')) },
       { path: 'notifications', lazy: page(() => import('../pages/notifications/NotificationsPage')) },
+      { path: 'channels', lazy: page(() => import('../pages/channels/ChannelsPage')) },
       { path: 'allowlist', lazy: page(() => import('../pages/allowlist/AllowlistPage')) },
       { path: 'credentials/*', lazy: page(() => import('../pages/credentials/CredentialsPage')) },
       { path: 'administrators', lazy: page(() => import('../pages/administrators/AdministratorsPage')) },

@@ -7,6 +7,7 @@ import * as alertsArea from './areas/alerts.en';
 import * as monitoringArea from './areas/monitoring.en';
 import * as settingsArea from './areas/settings.en';
 import * as notificationsArea from './areas/notifications.en';
+import * as channelsArea from './areas/channels.en';
 import * as allowlistArea from './areas/allowlist.en';
 import * as credentialsArea from './areas/credentials.en';
 import * as accountArea from './areas/account.en';
@@ -28,7 +29,7 @@ export const en = {
     overview: 'Overview', fleet: 'Fleet', deploy: 'Deploy', automate: 'Automate', observe: 'Observe', admin: 'Admin',
     dashboard: 'Dashboard', servers: 'Servers', tags: 'Tags', push: 'Push', staging: 'Staging', history: 'History', retries: 'Retries',
     schedules: 'Schedules', scripts: 'Scripts', alerts: 'Alerts', monitoring: 'Monitoring', settings: 'Settings',
-    notifications: 'Notifications', allowlist: 'Login allowlist', credentials: 'Credentials', administrators: 'Administrators', audit: 'Audit log',
+    notifications: 'Notifications', channels: 'Channels', allowlist: 'Login allowlist', credentials: 'Credentials', administrators: 'Administrators', audit: 'Audit log',
     openMenu: 'Open navigation', closeMenu: 'Close navigation', palette: 'Jump to…', paletteHint: 'Search pages and servers', paletteEmpty: 'Nothing found',
   },
   header: {
@@ -179,6 +180,7 @@ export const en = {
       ...monitoringArea.codesEn,
       ...settingsArea.codesEn,
       ...notificationsArea.codesEn,
+      ...channelsArea.codesEn,
       ...allowlistArea.codesEn,
       ...credentialsArea.codesEn,
       ...accountArea.codesEn,
@@ -300,6 +302,7 @@ export const en = {
   monitoring: monitoringArea.en,
   settings: settingsArea.en,
   notifications: notificationsArea.en,
+  channels: channelsArea.en,
   allowlist: allowlistArea.en,
   credentials: credentialsArea.en,
   account: accountArea.en,

@@ -9,6 +9,7 @@ import * as alertsArea from './areas/alerts.zh-CN';
 import * as monitoringArea from './areas/monitoring.zh-CN';
 import * as settingsArea from './areas/settings.zh-CN';
 import * as notificationsArea from './areas/notifications.zh-CN';
+import * as channelsArea from './areas/channels.zh-CN';
 import * as allowlistArea from './areas/allowlist.zh-CN';
 import * as credentialsArea from './areas/credentials.zh-CN';
 import * as accountArea from './areas/account.zh-CN';
@@ -29,7 +30,7 @@ export const zhCN: Resources = {
     overview: '总览', fleet: '机群', deploy: '部署', automate: '自动化', observe: '观测', admin: '管理',
     dashboard: '仪表盘', servers: '服务器', tags: '标签', push: '推送', staging: '暂存区', history: '历史', retries: '重试任务',
     schedules: '计划任务', scripts: '脚本', alerts: '告警', monitoring: '监控', settings: '系统设置',
-    notifications: '通知', allowlist: '登录白名单', credentials: '凭据', administrators: '管理员', audit: '审计日志',
+    notifications: '通知', channels: '通知渠道', allowlist: '登录白名单', credentials: '凭据', administrators: '管理员', audit: '审计日志',
     openMenu: '打开导航', closeMenu: '关闭导航', palette: '跳转到…', paletteHint: '搜索页面和服务器', paletteEmpty: '没有找到',
   },
   header: {
@@ -179,6 +180,7 @@ export const zhCN: Resources = {
       ...monitoringArea.codesZhCN,
       ...settingsArea.codesZhCN,
       ...notificationsArea.codesZhCN,
+      ...channelsArea.codesZhCN,
       ...allowlistArea.codesZhCN,
       ...credentialsArea.codesZhCN,
       ...accountArea.codesZhCN,
@@ -300,6 +302,7 @@ export const zhCN: Resources = {
   monitoring: monitoringArea.zhCN,
   settings: settingsArea.zhCN,
   notifications: notificationsArea.zhCN,
+  channels: channelsArea.zhCN,
   allowlist: allowlistArea.zhCN,
   credentials: credentialsArea.zhCN,
   account: accountArea.zhCN,
