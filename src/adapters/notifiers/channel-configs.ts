@@ -7,7 +7,24 @@
  * channel at a loopback fake); each default is the provider's public endpoint.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import type { ChannelType } from '../../platform/notifications/channel-contract.js';
+
+/** Every channel type, in the order the console offers them (most used by our operators first). */
+export const CHANNEL_TYPES = [
+  'dingtalk',
+  'wecom',
+  'feishu',
+  'email',
+  'webhook',
+  'messenger',
+  'serverchan',
+  'pushplus',
+  'bark',
+  'ntfy',
+  'gotify',
+  'slack',
+  'discord',
+] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const Url = Type.String({ minLength: 8, maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 const Token = (max = 512) => Type.String({ minLength: 1, maxLength: max });

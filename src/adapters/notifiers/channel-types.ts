@@ -6,9 +6,8 @@
 import { Value } from 'typebox/value';
 import type { HostResolver } from '../../core/network.js';
 import { GUARDED_TIMEOUT_MS, createGuardedRequest } from '../http/guarded-request.js';
-import type { ChannelType, DeliverableChannel } from '../../platform/notifications/channel-contract.js';
 import { createBarkNotifier } from './bark.js';
-import { CHANNEL_CONFIGS, type ChannelConfig } from './channel-configs.js';
+import { CHANNEL_CONFIGS, type ChannelConfig, type ChannelType } from './channel-configs.js';
 import type { NotifierDeps } from './channel-http.js';
 import { createDingtalkNotifier } from './dingtalk.js';
 import { createDiscordNotifier } from './discord.js';
@@ -72,7 +71,14 @@ const FACTORIES: { [T in ChannelType]: Factory<T> } = {
  * not match its type's schema (saved by an older version, edited by hand) gives a notifier whose
  * every send fails, not retryable, so delivery reports it like any other refusal.
  */
-export function createNotifier(channel: DeliverableChannel, deps: NotifierDeps): Notifier {
+/** What building a notifier needs of a stored channel (the platform's deliverable channel has more). */
+export interface NotifierTarget {
+  id: number;
+  type: ChannelType;
+  config: Record<string, unknown>;
+}
+
+export function createNotifier(channel: NotifierTarget, deps: NotifierDeps): Notifier {
   const name = `${channel.type}:${channel.id}`;
   const factory = FACTORIES[channel.type] as Factory<ChannelType> | undefined;
   const schema = CHANNEL_CONFIGS[channel.type];

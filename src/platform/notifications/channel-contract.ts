@@ -5,23 +5,9 @@
  * channels; the platform (outbox, routing, delivery) only reads them through `ChannelSource`.
  */
 
-/** Every channel type, in the order the console offers them (most used by our operators first). */
-export const CHANNEL_TYPES = [
-  'dingtalk',
-  'wecom',
-  'feishu',
-  'email',
-  'webhook',
-  'messenger',
-  'serverchan',
-  'pushplus',
-  'bark',
-  'ntfy',
-  'gotify',
-  'slack',
-  'discord',
-] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+import type { ChannelType } from '../../adapters/notifiers/channel-configs.js';
+
+export { CHANNEL_TYPES, type ChannelType } from '../../adapters/notifiers/channel-configs.js';
 
 /**
  * The events a channel subscribes to. The global `notify_*` switches still gate each one first:

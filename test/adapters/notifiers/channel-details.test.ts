@@ -23,7 +23,7 @@ function track<T extends FakeProvider<unknown>>(f: T): T {
   open.push(f);
   return f;
 }
-const make = (type: ChannelType, config: unknown) => createNotifier({ id: 1, name: 'x', type, config: config as Record<string, unknown>, events: [], tags: [] }, deps());
+const make = (type: ChannelType, config: unknown) => createNotifier({ id: 1, type, config: config as Record<string, unknown> }, deps());
 
 describe('signed robots', () => {
   it('DingTalk: a wrong secret gives a sign the robot refuses; mentions are in the text and in at', async () => {

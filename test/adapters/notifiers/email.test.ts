@@ -23,7 +23,7 @@ function deps(s: FakeSmtp, o: { allowPrivate?: boolean } = {}): NotifierDeps {
   return { ...baseDeps({ ...o, timeoutMs: 3000 }), smtpTls: { ca: s.ca } };
 }
 
-const make = (cfg: Record<string, unknown>, d: NotifierDeps) => createNotifier({ id: 3, name: 'mail', type: 'email', config: cfg, events: [], tags: [] }, d);
+const make = (cfg: Record<string, unknown>, d: NotifierDeps) => createNotifier({ id: 3, type: 'email', config: cfg }, d);
 
 describe('email channel', () => {
   it('sends over STARTTLS with AUTH: subject, a text part and an HTML part to every recipient', async () => {

@@ -38,7 +38,7 @@ async function setUp(c: (typeof CASES)[number], o: { timeoutMs?: number; allowPr
   const fake = await c.start();
   open.push(fake);
   const config = fake.config as Record<string, unknown>;
-  const notifier = createNotifier({ id: 7, name: 'n', type: c.type, config, events: [], tags: [] }, deps(o));
+  const notifier = createNotifier({ id: 7, type: c.type, config }, deps(o));
   // Every secret, and for a webhook URL its key part, must stay out of error texts.
   const secrets = SECRET_FIELDS[c.type].map((f) => String(config[f] ?? '')).filter(Boolean);
   const keyParts = secrets.flatMap((s) => (/^https?:/.test(s) ? [new URL(s).pathname.split('/').pop() ?? '', ...new URL(s).searchParams.values()] : [s]));
