@@ -10,7 +10,6 @@
  */
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { Agent, request } from 'undici';
 import type { HostResolver } from '../../core/network.js';
 
 export const FETCH_TIMEOUT_MS = 15_000;
@@ -165,6 +164,9 @@ export class SafeFetcher {
       if (typeof opts === 'object' && opts?.all) cb(null, [{ address, family }]);
       else cb(null, address, family);
     };
+    // undici is imported by the first fetch, not at start: it costs memory in every process, and
+    // many deployments never fetch (subscriptions, wallpapers and webhooks are optional).
+    const { Agent, request } = await import('undici');
     const agent = new Agent({ connect: { lookup: lookup as never, timeout: this.timeoutMs }, connections: 1, pipelining: 0 });
     try {
       const res = await request(url, {

@@ -3,7 +3,7 @@
  * (`/bot<token>/<method>`, JSON in, `{ ok, result | description }` out). The token is only ever
  * part of the request path; error texts are scrubbed of it before they leave this file.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { NotifierError, type NotificationMessage, type Notifier } from './notifier.js';
 
 export const MESSENGER_TIMEOUT_MS = 10_000;
@@ -66,6 +66,8 @@ export class MessengerBotClient {
     let status: number;
     let text: string;
     try {
+      // Imported by the first call: a deployment without a messenger channel never loads undici.
+      const { request } = await import('undici');
       const res = await request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
