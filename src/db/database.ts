@@ -7,8 +7,12 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { redactUrl } from '../core/redact-url.js';
 import { requireOnUse } from '../core/require-on-use.js';
 import type { Database } from './types.js';
+
+// Here too for its earlier importers; it lives in core so the cluster primary can use it alone.
+export { redactUrl };
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -117,15 +121,4 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase 
 
 export async function pingDatabase(db: Kysely<Database>): Promise<void> {
   await sql`select 1`.execute(db);
-}
-
-/** Replaces the password of a URL with `***` for display and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
 }
