@@ -7,7 +7,7 @@
  * large ZIP upload+extract and during a large plain upload (sampled every 20 ms) <= idle + 64 MB.
  * Idle figures are the median of alternating rounds; each reading follows a settle wait.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,11 +15,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSshd } from '../../test/fixtures/sshd.js';
 import { median, round, runIfMain, type Scenario, type ScenarioResult } from '../lib.js';
+import { startBareNode } from '../support/bare-node.js';
 import { curlUpload } from '../support/curl-upload.js';
 import { startProductionServer, type ProductionServer } from '../support/production-server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.join(here, '..', '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Long enough for start-up garbage to be collected and the heap to stop growing. */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5000);
@@ -31,7 +31,6 @@ const CACHE_URL = process.env.BENCH_CACHE_URL ?? process.env.TEST_CACHE_URL ?? '
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => round(bytes / MB, 1);
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
 
 /** Bare Fastify with one route, in its own plain-node process, as small as a Fastify service gets. */
 const BARE = `import Fastify from 'fastify';
@@ -41,18 +40,14 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(app.server.address().port + '\\n');`;
 
 async function bareIdleRss(): Promise<number> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', BARE], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = await startBareNode(BARE);
   try {
-    const port = await new Promise<string>((resolve, reject) => {
-      child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
-      child.once('exit', (code) => reject(new Error(`bare Fastify exited ${code}`)));
-    });
-    const res = await fetch(`http://127.0.0.1:${port}/health`);
+    const res = await fetch(`${bare.url}/health`);
     if (!res.ok) throw new Error(`bare Fastify answered ${res.status}`);
     await sleep(SETTLE_MS);
-    return rssOf(child.pid!);
+    return bare.rss();
   } finally {
-    child.kill('SIGTERM');
+    await bare.stop();
   }
 }
 
