@@ -12,6 +12,17 @@ import { BENCH_ADMIN, benchLogin } from './app.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * node's arguments exactly as `npm start` passes them (read from package.json's start script, so
+ * its V8 flags are measured too), e.g. `['--max-semi-space-size=2', 'dist/src/server.js']`.
+ */
+export function npmStartArgs(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [cmd, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  if (cmd !== 'node') throw new Error(`npm start runs "${cmd}", expected node`);
+  return args;
+}
+
 export interface ProductionServer {
   url: string;
   pid: number;
@@ -26,7 +37,7 @@ export async function startProductionServer(env: Record<string, string>): Promis
   execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-prod-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist', 'src', 'server.js')], {
+  const child: ChildProcess = spawn(process.execPath, npmStartArgs(), {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADMIN_USERNAME: BENCH_ADMIN.username, ADMIN_PASSWORD: BENCH_ADMIN.password, LOG_LEVEL: 'warn', FLEET_BACKGROUND_JOBS: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

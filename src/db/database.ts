@@ -5,9 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { redactUrl } from '../core/redact-url.js';
+import { requireOnUse } from '../core/require-on-use.js';
 import type { Database } from './types.js';
+
+// Here too for its earlier importers; it lives in core so the cluster primary can use it alone.
+export { redactUrl };
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -35,12 +40,14 @@ export function sqlitePath(url: string): string {
 }
 
 // int8 (COUNT, SUM, BIGINT columns) arrives as a string from pg; our values fit in a double.
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
-    return pg.types.getTypeParser(oid, format as 'text');
-  },
-} as unknown as pg.CustomTypesConfig;
+function pgTypes(pgModule: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
+      return pgModule.types.getTypeParser(oid, format as 'text');
+    },
+  } as unknown as pg.CustomTypesConfig;
+}
 
 /**
  * The database holds hashes, encrypted secrets and the audit log: 0600 for its file, and for
@@ -71,8 +78,10 @@ export function createDatabase(url: string, opts: PoolOptions = {}): DatabaseHan
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect, destroy: () => db.destroy() };
   }
+  // Loaded here, not at the top: the embedded default never pays for the PostgreSQL client.
+  const pgModule = requireOnUse('pg') as typeof pg;
   const max = Math.max(1, (opts.poolSize ?? 10) + (opts.maxOverflow ?? 20));
-  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, idleTimeoutMillis: 30_000 });
+  const pool = new pgModule.Pool({ connectionString: url, max, types: pgTypes(pgModule), idleTimeoutMillis: 30_000 });
   // A dropped connection must not crash the process; the next query reports the failure. The
   // pool listens for errors of idle clients only: a client checked out when its connection drops
   // (between two statements of a transaction, or before its release) emits 'error' with no
@@ -112,15 +121,4 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase 
 
 export async function pingDatabase(db: Kysely<Database>): Promise<void> {
   await sql`select 1`.execute(db);
-}
-
-/** Replaces the password of a URL with `***` for display and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
 }

@@ -8,7 +8,6 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { TooManyRequestsError } from '../core/errors.js';
 
 const EXEMPT = new Set(['/api/agent/heartbeat']);
@@ -36,8 +35,9 @@ export async function installAnonymousRateLimit(app: FastifyInstance, o: RateLim
     const c = routeClass(req);
     return c && o.perMinute[c] > 0 ? c : null;
   };
+  // ioredis is imported only when the cache is Redis: the in-process default never loads it.
   const redis = o.cacheUrl.startsWith('redis')
-    ? new Redis(o.cacheUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(o.cacheUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : null;
   if (redis) {
     redis.on('error', () => {}); // an outage is reported by /health and the cache adapter; here it only skips the limit

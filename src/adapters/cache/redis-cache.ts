@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { requireOnUse } from '../../core/require-on-use.js';
 import type { Cache, Unsubscribe } from './cache.js';
 import { assertLockTtl, deliver, lockKey, ttlToMs, type CacheLogger, type Subscription } from './cache-helpers.js';
 import { Connection } from './redis-connection.js';
@@ -78,7 +79,9 @@ export class RedisCache implements Cache {
       connectTimeout: 5_000,
       connectionName: this.connectionName('cmd'),
     };
-    this.cmd = new Connection(new Redis(url, options), 'command', this.logger);
+    // ioredis is loaded by the first Redis cache, never by the in-process default.
+    const { Redis: RedisClient } = requireOnUse('ioredis') as typeof import('ioredis');
+    this.cmd = new Connection(new RedisClient(url, options), 'command', this.logger);
   }
 
   get(key: string): Promise<string | null> {

@@ -7,9 +7,8 @@
  * failure, never followed (a provider that redirects a send is misconfigured, and following would
  * bypass the check). Error messages never contain the URL: webhook keys live in paths and queries.
  */
-import { request } from 'undici';
 import type { HostResolver } from '../../core/network.js';
-import { ResolveError, bareHost, blockedRange, pinnedAgent, resolveHost } from './pinned-target.js';
+import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, resolveHost } from './pinned-target.js';
 
 export const GUARDED_TIMEOUT_MS = 10_000;
 export const GUARDED_MAX_BYTES = 64 * 1024;
@@ -98,10 +97,11 @@ export function createGuardedRequest(o: GuardedRequestOptions): GuardedRequest {
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), timeoutMs);
     timer.unref();
-    let agent: ReturnType<typeof pinnedAgent> | undefined;
+    let agent: Awaited<ReturnType<typeof pinnedAgent>> | undefined;
     try {
       const address = await checkedAddress(url.hostname, o, ac.signal);
-      agent = pinnedAgent(address, timeoutMs);
+      agent = await pinnedAgent(address, timeoutMs);
+      const { request } = await loadUndici();
       const res = await request(url, {
         method: (init.method ?? 'POST') as 'POST',
         headers: { 'user-agent': o.userAgent ?? 'fleet-admin/notify', ...init.headers },

@@ -6,7 +6,7 @@
  */
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import type { HostResolver } from '../../core/network.js';
 
 /** Why an address is refused, or null when it is public unicast (or admitted loopback). */
@@ -70,8 +70,15 @@ export function pinnedLookup(address: string) {
   };
 }
 
+/**
+ * undici, imported by the first outbound call rather than at start: it costs memory in every
+ * process, and many deployments never make one (subscriptions, wallpapers and channels are optional).
+ */
+export const loadUndici = () => import('undici');
+
 /** A one-connection undici agent that connects to `address` whatever host the URL names. */
-export function pinnedAgent(address: string, connectTimeoutMs: number): Agent {
+export async function pinnedAgent(address: string, connectTimeoutMs: number): Promise<Agent> {
+  const { Agent } = await loadUndici();
   return new Agent({ connect: { lookup: pinnedLookup(address) as never, timeout: connectTimeoutMs }, connections: 1, pipelining: 0 });
 }
 

@@ -8,9 +8,8 @@
  * and TLS server name stay the original host. Redirects are followed by hand, each hop checked
  * again. One deadline covers the whole exchange and the body is capped while it streams.
  */
-import { request } from 'undici';
 import type { HostResolver } from '../../core/network.js';
-import { ResolveError, bareHost, blockedRange, pinnedAgent, resolveHost } from './pinned-target.js';
+import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, resolveHost } from './pinned-target.js';
 
 export { blockedRange };
 
@@ -125,7 +124,8 @@ export class SafeFetcher {
   }
 
   private async get(url: URL, address: string, signal: AbortSignal, maxBytes: number): Promise<{ location: string | null } & FetchedBytes> {
-    const agent = pinnedAgent(address, this.timeoutMs);
+    const agent = await pinnedAgent(address, this.timeoutMs);
+    const { request } = await loadUndici();
     try {
       const res = await request(url, {
         method: 'GET',

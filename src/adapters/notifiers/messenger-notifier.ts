@@ -3,7 +3,7 @@
  * (`/bot<token>/<method>`, JSON in, `{ ok, result | description }` out). The token is only ever
  * part of the request path; error texts are scrubbed of it before they leave this file.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { GuardedRequestError } from '../http/guarded-request.js';
 import { NotifierError, type NotificationMessage, type Notifier } from './notifier.js';
 
@@ -99,6 +99,8 @@ export class MessengerBotClient {
   private async post(url: string, body: string): Promise<{ status: number; text: string }> {
     const headers = { 'content-type': 'application/json' };
     if (this.o.transport) return this.o.transport(url, { method: 'POST', headers, body });
+    // Imported by the first call: a deployment without a messenger bot never loads undici.
+    const { request } = await import('undici');
     const res = await request(url, {
       method: 'POST',
       headers,

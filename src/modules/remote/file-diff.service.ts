@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createTwoFilesPatch, OMIT_HEADERS } from 'diff';
 import { shellQuote } from '../../adapters/ssh/quote.js';
 import type { Actor } from '../../core/actor.js';
 import { errCode, ForbiddenPathError, InternalError, throwIfTooLong } from '../../core/errors.js';
@@ -117,8 +116,12 @@ function replaceAll(oldText: string, newText: string): DiffLine[] {
   ];
 }
 
-/** Runs in the library's async mode so a large diff never blocks the event loop in one piece. */
-function unifiedDiff(oldText: string, newText: string): Promise<DiffLine[]> {
+/**
+ * Runs in the library's async mode so a large diff never blocks the event loop in one piece. The
+ * library is imported on the first diff: most processes never compare a file, and it costs memory.
+ */
+async function unifiedDiff(oldText: string, newText: string): Promise<DiffLine[]> {
+  const { createTwoFilesPatch, OMIT_HEADERS } = await import('diff');
   return new Promise((resolve) => {
     createTwoFilesPatch('remote', 'local', oldText, newText, undefined, undefined, {
       context: 3,

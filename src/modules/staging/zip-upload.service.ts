@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { extractUpload, type NameEncodingChoice, type UploadStream } from '../../adapters/zip/index.js';
+import type { NameEncodingChoice, UploadStream } from '../../adapters/zip/index.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, DomainError, errCode, isStorageFull, localIoError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -97,6 +97,8 @@ export class ZipUploadService {
     let work: string | null = null;
     let dest: string | null = null;
     try {
+      // The ZIP reader is loaded by the first upload, not at start: most processes never take one.
+      const { extractUpload } = await import('../../adapters/zip/index.js');
       work = await this.paths.createWorkDir();
       const result = await extractUpload(file.stream, work, {
         archivePath: archive,

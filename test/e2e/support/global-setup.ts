@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildIfStale } from '../../../scripts/build-if-stale.js';
+import { buildIfStale } from '../../../scripts/build-if-stale.mjs';
 import { CHROMIUM } from './browser.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -2,7 +2,9 @@
  * `npm start` runs this first: it builds the service (tsc) and the console (vite) only when
  * their sources are newer than what was built, so a restart by a service manager starts in
  * about a second instead of waiting for two compilers. The first `npm start` after `npm ci`
- * (or after a `git pull`) still builds, because the sources are newer then.
+ * (or after a `git pull`) still builds, because the sources are newer then. Plain JavaScript run
+ * by plain node: a restart must not wait for a TypeScript loader to start (tsx cost about a second
+ * of the three a restart may take). Its TypeScript callers read build-if-stale.d.mts.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,16 +12,16 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-interface Part {
-  name: string;
-  /** What the build reads; a newer file here makes the build stale. */
-  inputs: string[];
-  /** Written by every build; missing or older than an input means stale. */
-  output: string;
-  command: string[];
-}
+/**
+ * @typedef {object} Part
+ * @property {string} name
+ * @property {string[]} inputs What the build reads; a newer file here makes the build stale.
+ * @property {string} output Written by every build; missing or older than an input means stale.
+ * @property {string[]} command
+ */
 
-const PARTS: Part[] = [
+/** @type {Part[]} */
+const PARTS = [
   {
     name: 'service',
     inputs: ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'],
@@ -35,8 +37,12 @@ const PARTS: Part[] = [
   },
 ];
 
-/** The newest modification time of the files under `p` (a file or a directory), 0 when absent. */
-function newest(p: string): number {
+/**
+ * The newest modification time of the files under `p` (a file or a directory), 0 when absent.
+ * @param {string} p
+ * @returns {number}
+ */
+function newest(p) {
   if (!fs.existsSync(p)) return 0;
   const st = fs.statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;
@@ -47,20 +53,32 @@ function newest(p: string): number {
   return max;
 }
 
-function isStale(part: Part, root: string): boolean {
+/**
+ * @param {Part} part
+ * @param {string} root
+ * @returns {boolean}
+ */
+function isStale(part, root) {
   const out = path.join(root, part.output);
   if (!fs.existsSync(out)) return true;
   const builtAt = fs.statSync(out).mtimeMs;
   return part.inputs.some((p) => newest(path.join(root, p)) > builtAt);
 }
 
-function webBuildIsStale(root = ROOT): boolean {
+/** @param {string} root */
+function webBuildIsStale(root = ROOT) {
   return isStale(PARTS[1], root) || !fs.existsSync(path.join(root, 'web/dist/index.html'));
 }
 
-/** Builds each stale part; `env` lets a caller force NODE_ENV=production for vite. */
-export function buildIfStale(root = ROOT, only?: 'service' | 'console'): string[] {
-  const built: string[] = [];
+/**
+ * Builds each stale part (or only the one named); returns the names of the parts it built.
+ * @param {string} [root]
+ * @param {'service' | 'console'} [only]
+ * @returns {string[]}
+ */
+export function buildIfStale(root = ROOT, only) {
+  /** @type {string[]} */
+  const built = [];
   for (const part of PARTS) {
     if (only && part.name !== only) continue;
     if (part.name === 'console' ? !webBuildIsStale(root) : !isStale(part, root)) continue;
