@@ -62,7 +62,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // Errors the router raises before any hook (a malformed URL, a path segment over its limit)
     // get the same {detail} shape and security headers as every other answer.
     frameworkErrors: (err, req, reply) => {
-      securityHeaders(req.raw, reply.raw, () => {});
+      void (reply as FastifyReply).headers(securityHeaders);
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
       void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid', code: 'invalid_url' });
     },
