@@ -57,7 +57,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // One line per request, at a level chosen by its outcome.
     logController: new RequestLogController(),
     // A request's logger is made when it first logs a line (most requests log none).
-    childLoggerFactory: lazyChildLoggerFactory,
+    ...(opts.logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: 1024 * 1024,
     // TRUST_PROXY: how many proxy hops (or which proxies) may name the caller in X-Forwarded-For.
     trustProxy: trustProxyOption(config.trustProxy),

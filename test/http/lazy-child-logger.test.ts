@@ -11,7 +11,7 @@ function parentLogger(level: string) {
   // Counts children made (children inherit this property, so it must call pino's on `this`).
   parent.child = function (this: pino.Logger, b: pino.Bindings, o?: pino.ChildLoggerOptions) {
     made++;
-    return child.call(this, b, o);
+    return Reflect.apply(child, this, [b, o]) as pino.Logger;
   } as typeof parent.child;
   return { parent, lines, made: () => made };
 }
