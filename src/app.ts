@@ -16,7 +16,7 @@ import { installConsole } from './http/console-static.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard } from './http/input-guard.js';
-import { logOptions, RequestLogController } from './http/log-options.js';
+import { lazyChildLoggerFactory, logOptions, RequestLogController } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
 import { buildSecurityHeaders, docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
@@ -56,13 +56,15 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     // One line per request, at a level chosen by its outcome.
     logController: new RequestLogController(),
+    // A request's logger is made when it first logs a line (most requests log none).
+    ...(opts.logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: 1024 * 1024,
     // TRUST_PROXY: how many proxy hops (or which proxies) may name the caller in X-Forwarded-For.
     trustProxy: trustProxyOption(config.trustProxy),
     // Errors the router raises before any hook (a malformed URL, a path segment over its limit)
     // get the same {detail} shape and security headers as every other answer.
     frameworkErrors: (err, req, reply) => {
-      securityHeaders(req.raw, reply.raw, () => {});
+      void (reply as FastifyReply).headers(securityHeaders);
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
       void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid', code: 'invalid_url' });
     },

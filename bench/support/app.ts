@@ -27,7 +27,12 @@ export async function benchLogin(url: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
+export interface BenchAppOptions {
+  /** Log as production does (pino at LOG_LEVEL, default info, redaction, one line per refused request), to /dev/null; default off. */
+  productionLogging?: boolean;
+}
+
+export async function startBenchApp(env: Record<string, string> = {}, opts: BenchAppOptions = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -38,7 +43,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     ...env,
   });
-  const app = await buildApp(config, { logger: false, print: () => {} });
+  const app = await buildApp(config, { logger: opts.productionLogging ? { file: '/dev/null' } : false, print: () => {} });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

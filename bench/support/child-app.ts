@@ -3,6 +3,7 @@
  * client in the parent does not share the server's CPU and event loop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -15,12 +16,22 @@ export interface ChildApp {
   token: string;
   /** The app's DATABASE_URL (serve-app only), for seeding from the parent. */
   databaseUrl?: string;
+  /** CPU time (user + system, ms) the child has used so far, from /proc: its cost per request, whatever the load generator can drive. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
-/** BENCH_NODE_ARGS (e.g. "--cpu-prof") is passed to the child's node, for profiling. */
-export async function startChildApp(script: 'serve-app.ts' | 'serve-bare.ts', env: Record<string, string> = {}): Promise<ChildApp> {
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** CPU time (user + system) of process `pid` in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+export function processCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may itself hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `nodeArgs` and BENCH_NODE_ARGS (e.g. "--cpu-prof") are passed to the child's node, for profiling. */
+export async function startChildApp(script: 'serve-app.ts' | 'serve-bare.ts', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ChildApp> {
+  const extra = [...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...extra, '--import', 'tsx', path.join(here, script)], {
     cwd: path.join(here, '..', '..'),
     env: { ...process.env, BENCH_APP_ENV: JSON.stringify(env) },
@@ -35,6 +46,7 @@ export async function startChildApp(script: 'serve-app.ts' | 'serve-bare.ts', en
   return {
     child,
     ...info,
+    cpuMs: () => processCpuMs(child.pid!),
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

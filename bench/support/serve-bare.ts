@@ -1,13 +1,20 @@
 /**
  * The baseline for per-request benchmarks, in its own process and started and stopped like
- * `serve-app.ts`: a bare Fastify POST route (JSON body parsed, `{ ok: true }` answered) and a bare
- * GET route answering an admin-shaped object.
+ * `serve-app.ts`: a bare Fastify POST route (JSON body parsed, `{ ok: true }` answered), a bare
+ * GET route answering an admin-shaped object, and that route with the security headers.
  */
 import Fastify from 'fastify';
+import { buildSecurityHeaders } from '../../src/http/security-headers.js';
+
+const ADMIN = { id: 1, username: 'admin', totp_enabled: false, created_at: '2026-01-01T00:00:00.000Z' };
+const securityHeaders = buildSecurityHeaders();
 
 const app = Fastify({ logger: false });
 app.post('/api/agent/heartbeat', async () => ({ ok: true }));
-app.get('/bare', async () => ({ id: 1, username: 'admin', totp_enabled: false, created_at: '2026-01-01T00:00:00.000Z' }));
+app.get('/bare', async () => ADMIN);
+// Not a baseline: the same route plus the product's twelve security headers, to show what
+// sending them costs by itself (the share of the gap no hook can remove).
+app.get('/bare-secure', { onRequest: (_req, reply, done) => done(void reply.headers(securityHeaders)) }, async () => ADMIN);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
 process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid })}\n`);

@@ -4,7 +4,7 @@
  * answered with the first answer, marked `Idempotent-Replayed: true`, and the handler does not
  * run again. Requests without the header run as usual.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { IdempotencyService } from '../platform/idempotency/idempotency.service.js';
 
@@ -30,12 +30,16 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
+/** A route option that may hold one hook or several, as a list. */
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 export function installIdempotency(app: FastifyInstance, service: IdempotencyService): void {
   app.decorateRequest('idempotency', null);
 
   // preHandler: after authentication (the caller is known) and validation (the body is final).
-  app.addHook('preHandler', async (req: FastifyRequest, reply) => {
-    if (!req.routeOptions.config?.idempotent) return;
+  const begin = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = req.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined) return;
     const out = await service.begin({
@@ -55,13 +59,21 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
       .header('content-type', 'application/json; charset=utf-8')
       .header('idempotent-replayed', 'true')
       .send(out.response);
-  });
+  };
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  const finish = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const idem = req.idempotency;
     if (!idem) return payload;
     req.idempotency = null;
     await service.finish(idem.scope, idem.key, reply.statusCode, typeof payload === 'string' ? payload : JSON.stringify(payload ?? null));
     return payload;
+  };
+
+  // Only routes marked idempotent get the two hooks (ahead of their own): every other request,
+  // most of the traffic, pays nothing for them. Set before the route is built.
+  app.addHook('onRoute', (r) => {
+    if (!r.config?.idempotent) return;
+    r.preHandler = [begin, ...hookList(r.preHandler)] as typeof r.preHandler;
+    r.onSend = [finish, ...hookList(r.onSend)] as typeof r.onSend;
   });
 }

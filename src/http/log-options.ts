@@ -3,7 +3,8 @@
  * are redacted, and request URLs are logged without their query string, because a query can
  * hold a token (`/ws/alerts?token=…` authenticates the live socket that way).
  */
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type pino from 'pino';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -72,4 +73,92 @@ export class RequestLogController extends LogController {
     const level = error ? 'error' : requestLogLevel(reply.statusCode);
     request.log[level]({ req: request, res: reply, err: error ?? undefined, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
   }
+}
+
+/**
+ * A request's child logger that becomes a real pino child only when the request logs a line its
+ * level lets through. At `info` a successful request logs nothing, yet building its child (the
+ * `reqId` binding serialized through the redaction) was ~1 µs of every request. A line that is
+ * logged goes through the same child pino would have made: same bindings, same level, same
+ * redaction. Anything beyond the level calls (`child`, `level`, `bindings`...) makes the child too.
+ */
+class LazyChildLogger {
+  private real: pino.Logger | null = null;
+  private readonly threshold: number;
+
+  constructor(
+    private readonly parent: pino.Logger,
+    private readonly childBindings: pino.Bindings,
+    private readonly opts: pino.ChildLoggerOptions,
+  ) {
+    this.threshold = parent.levels.values[opts.level || parent.level] ?? 0;
+  }
+
+  private get target(): pino.Logger {
+    this.real ??= this.parent.child(this.childBindings, this.opts);
+    return this.real;
+  }
+
+  private log(method: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]): void {
+    if (this.parent.levels.values[method] < this.threshold) return;
+    (this.target[method] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.log('fatal', args);
+  }
+
+  error(...args: unknown[]): void {
+    this.log('error', args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.log('warn', args);
+  }
+
+  info(...args: unknown[]): void {
+    this.log('info', args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.log('debug', args);
+  }
+
+  trace(...args: unknown[]): void {
+    this.log('trace', args);
+  }
+
+  silent(): void {}
+
+  get level(): string {
+    return this.target.level;
+  }
+
+  set level(level: string) {
+    this.target.level = level;
+  }
+
+  child(bindings: pino.Bindings, opts?: pino.ChildLoggerOptions): pino.Logger {
+    return this.target.child(bindings, opts);
+  }
+
+  bindings(): pino.Bindings {
+    return this.target.bindings();
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return this.target.isLevelEnabled(level);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: the request's logger, made lazily (see LazyChildLogger). */
+export function lazyChildLoggerFactory(
+  this: unknown,
+  logger: FastifyBaseLogger,
+  bindings: pino.Bindings,
+  opts: pino.ChildLoggerOptions,
+): FastifyBaseLogger {
+  // Without a pino logger (logging off: Fastify's null logger) there is nothing to save.
+  if (!(logger as Partial<pino.Logger>).levels) return logger.child(bindings, opts);
+  return new LazyChildLogger(logger as pino.Logger, bindings, opts) as unknown as FastifyBaseLogger;
 }

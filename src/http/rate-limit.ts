@@ -15,8 +15,9 @@ const EXEMPT = new Set(['/api/agent/heartbeat']);
 type RouteClass = 'auth' | 'public';
 
 function routeClass(req: FastifyRequest): RouteClass | null {
-  const route = req.routeOptions.url ?? '';
-  if (!req.routeOptions.config?.public || EXEMPT.has(route)) return null;
+  // `routeOptions` is a getter that builds a new object: read it once.
+  const { url: route = '', config } = req.routeOptions;
+  if (!config?.public || EXEMPT.has(route)) return null;
   return route.startsWith('/api/auth/') ? 'auth' : 'public';
 }
 

@@ -1,6 +1,10 @@
 /** Security headers on every answer, a console-ready CSP, Swagger UI's own policy, router errors as {detail}. */
+import http from 'node:http';
+import net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import helmet from 'helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSecurityHeaders, CONSOLE_CSP } from '../../src/http/security-headers.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, makeTestApp, type TestApp } from '../helpers/app.js';
 
 /** What helmet sets on every answer; each must be there, with one value, whatever the status. */
@@ -86,6 +90,22 @@ describe('security headers', () => {
       if (status !== 200) expect(res.json().code).toBe(code);
       expect(securityHeaders(res), `${status} ${code}`).toEqual(expected);
     }
+  });
+
+  it('the set computed once at start is exactly what helmet sets on a response', () => {
+    const res = new http.ServerResponse(new http.IncomingMessage(new net.Socket()));
+    let called = false;
+    helmet({ contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP }, crossOriginEmbedderPolicy: false })(
+      res.req,
+      res,
+      () => (called = true),
+    );
+    expect(called).toBe(true);
+    const fromHelmet = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k, String(v)]));
+    const built = buildSecurityHeaders();
+    expect(built).toEqual(fromHelmet);
+    expect(Object.keys(built).sort()).toEqual([...HEADER_NAMES].sort());
+    expect(Object.isFrozen(built)).toBe(true);
   });
 
   it('a 403 ip_blocked and a 429 carry them too', async () => {

@@ -44,10 +44,16 @@ export class AdminLookup {
     this.rows.clear();
   }
 
-  async findById(id: number): Promise<AdminRow | undefined> {
+  /** The row if it is in memory and fresh (read within MAX_AGE_MS, not invalidated since); no read. */
+  peek(id: number): AdminRow | undefined {
     const hit = this.rows.get(id);
+    return hit && this.now() - hit.at < MAX_AGE_MS ? hit.row : undefined;
+  }
+
+  async findById(id: number): Promise<AdminRow | undefined> {
+    const fresh = this.peek(id);
+    if (fresh) return fresh;
     const now = this.now();
-    if (hit && now - hit.at < MAX_AGE_MS) return hit.row;
     const epoch = this.epoch;
     const row = await this.d.findById(id);
     if (row && epoch === this.epoch) this.rows.set(id, { row, at: now });

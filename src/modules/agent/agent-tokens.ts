@@ -39,9 +39,15 @@ export class AgentTokenCache {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  async resolve(hash: string): Promise<AgentServer | null> {
+  /** The cached server of this token hash, without a read: undefined when not cached or expired. */
+  peek(hash: string): AgentServer | undefined {
     const hit = this.entries.get(hash);
-    if (hit && hit.expiresAt > this.clock()) return hit.server;
+    return hit && hit.expiresAt > this.clock() ? hit.server : undefined;
+  }
+
+  async resolve(hash: string): Promise<AgentServer | null> {
+    const hit = this.peek(hash);
+    if (hit) return hit;
     const pending = this.inflight.get(hash);
     if (pending !== undefined) return pending;
     const generation = this.generation;

@@ -24,7 +24,7 @@ const API_KEY_MAX_AGE_MS = 1_000;
 export interface AuthDeps {
   admins: AdminsRepository;
   /** The request-time admin lookup (kept in memory, invalidated on every admin write). */
-  lookup: Pick<AdminLookup, 'findById'>;
+  lookup: Pick<AdminLookup, 'findById' | 'peek'>;
   tokens: TokenService;
   sessions: RefreshSessions;
   guard: LoginGuard;
@@ -107,6 +107,20 @@ export class AuthService {
     if (!claims) return null;
     const admin = await this.d.lookup.findById(claims.adminId);
     return admin && admin.token_version === claims.tokenVersion ? admin : null;
+  }
+
+  /**
+   * `authenticate` without waiting, when the token verified before and its admin row was read
+   * within the last second: the same checks (signature, expiry, token_version) on what is in
+   * memory. Undefined when something has to be read; the caller then awaits `authenticate`.
+   * Most requests come this way, and skipping two promises per request is measurable.
+   */
+  authenticateKnown(token: string): AdminRow | null | undefined {
+    const claims = this.d.tokens.verifyKnown(token, 'access');
+    if (claims === undefined || claims === null) return claims;
+    const admin = this.d.lookup.peek(claims.adminId);
+    if (admin === undefined) return undefined;
+    return admin.token_version === claims.tokenVersion ? admin : null;
   }
 
   /** Like `authenticate`, with the token's expiry (ms) for what outlives a request: the live socket. */

@@ -73,6 +73,20 @@ describe.each(cacheKinds())('admin lookup on a %s cache', (kind) => {
     expect((await w.lookup.findById(1))?.token_version).toBe(5);
   });
 
+  it('peek answers from memory only: never read, stale or invalidated rows are undefined', async () => {
+    const table = { version: 0 };
+    const w = await worker(table, cache());
+    expect(w.lookup.peek(1)).toBeUndefined();
+    await w.lookup.findById(1);
+    expect(w.lookup.peek(1)?.token_version).toBe(0);
+    w.clock.now += MAX_AGE_MS;
+    expect(w.lookup.peek(1)).toBeUndefined();
+    await w.lookup.findById(1);
+    await w.lookup.invalidate(1);
+    expect(w.lookup.peek(1)).toBeUndefined();
+    expect(w.reads()).toBe(2);
+  });
+
   it('a write announced by one worker drops the row on another sharing the cache', async () => {
     const table = { version: 0 };
     const shared = cache();

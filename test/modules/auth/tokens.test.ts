@@ -25,4 +25,18 @@ describe('TokenService', () => {
       .sign(createSecretKey(Buffer.from(SECRET)));
     expect((await new TokenService(SECRET).verify(legacy, 'refresh'))?.tokenVersion).toBe(2);
   });
+
+  it('verifyKnown answers from memory only for a verified, unexpired token; an expired one is refused in full', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1) };
+    const svc = new TokenService(SECRET, () => clock.now);
+    const pair = await svc.issuePair({ id: 7, username: 'ops', token_version: 3 });
+    expect(svc.verifyKnown(pair.access_token, 'access')).toBeUndefined(); // never verified: the caller must verify
+    expect((await svc.verify(pair.access_token, 'access'))?.tokenVersion).toBe(3);
+    expect(svc.verifyKnown(pair.access_token, 'access')?.tokenVersion).toBe(3);
+    expect(svc.verifyKnown(pair.access_token, 'refresh')).toBeNull();
+    expect(svc.verifyKnown(`${pair.access_token}x`, 'access')).toBeUndefined();
+    clock.now += 31 * 60 * 1000; // past the access token's 30 minutes
+    expect(svc.verifyKnown(pair.access_token, 'access')).toBeUndefined();
+    expect(await svc.verify(pair.access_token, 'access')).toBeNull();
+  });
 });

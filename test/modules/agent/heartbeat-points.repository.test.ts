@@ -1,0 +1,36 @@
+/** Heartbeat readings are written a whole batch at a time: all of it, or none (a retry must not write rows twice). */
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../../src/db/migrate.js';
+import { HeartbeatPointsRepository, type PointRow } from '../../../src/modules/agent/heartbeat-points.repository.js';
+import { type Cleanup, freshDb } from '../../db/fresh-db.js';
+import { dbKinds } from '../../helpers/targets.js';
+
+function points(n: number): PointRow[] {
+  return Array.from({ length: n }, (_, i) => ({
+    server_id: (i % 7) + 1, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    cpu: 10, mem: 20, disk: 30, load: null, drift_s: 0, version: null,
+  }));
+}
+
+describe.each(dbKinds())('heartbeat points repository on %s', (kind) => {
+  const cleanups: Cleanup[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('writes a batch of several chunks whole, and nothing of a batch that fails in its last chunk', async () => {
+    const h = await freshDb(kind, cleanups);
+    await migrateToLatest(h.db);
+    const repo = new HeartbeatPointsRepository(h.db);
+    const count = async () => Number((await sql<{ n: number }>`SELECT COUNT(*) AS n FROM agent_heartbeats`.execute(h.db)).rows[0].n);
+
+    await repo.insert(points(1_200)); // three chunks of at most 500
+    expect(await count()).toBe(1_200);
+
+    const bad = points(1_200);
+    bad[1_150] = { ...bad[1_150], cpu: null as unknown as number }; // NOT NULL: the third chunk fails
+    await expect(repo.insert(bad)).rejects.toThrow();
+    expect(await count()).toBe(1_200);
+  });
+});
