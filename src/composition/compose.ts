@@ -39,6 +39,7 @@ import { settingsRoutes } from '../platform/settings/settings.routes.js';
 import { SettingsService } from '../platform/settings/settings.service.js';
 import { firstStart } from './first-start.js';
 import { buildPlatform } from './platform.js';
+import { notificationDeliveryFeature } from '../platform/notifications/delivery-feature.js';
 import { FeatureRunner } from './lifecycle.js';
 import { metricsRoutes } from '../platform/metrics/metrics.routes.js';
 
@@ -75,7 +76,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     (id, fp) => servers.servers.pinHostKey(id, fp),
     (id, outcome) => servers.reachability.record(id, outcome),
   );
-  const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh, metrics } = platform;
+  const { db, cache, cipher, settings, secrets, audit, events, notifications, outbox, ssh, metrics } = platform;
 
   const initialPassword = new InitialPasswordFile(config.dataDir, config.adminUsername);
   const admins = createAdminsModule({ db, cache, audit, log, now });
@@ -102,7 +103,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const claims = createTargetClaims(db, owner);
   const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims, metrics };
   const retries = createRetriesModule(fleet);
-  const push = createPushModule({ ...fleet, retries: retries.retries, events });
+  const push = createPushModule({ ...fleet, retries: retries.retries, events, notify: (e) => notifications.notify(e) });
   const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log, cache, owner });
   const schedules = createSchedulesModule({ db, push: push.push, scripts: scripts.scripts, staging: staging.paths, audit, log, cache, owner });
 
@@ -165,6 +166,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     health.feature, auth.feature, admins.feature, platformFeature, servers.feature, presets.feature, sshKeyPresets.feature,
     agent.feature, alerts.feature, staging.feature, remote.feature, push.feature, retries.feature, scripts.feature,
     schedules.feature, allowlist.feature, messenger.feature, wallpapers.feature, patrol.feature, dashboard.feature,
+    notificationDeliveryFeature({ notifications, outbox, metrics, log, now, delivers: duties.background }),
   ];
   return {
     config, log, owner, ...platform,

@@ -22,6 +22,9 @@ import { IdempotencyRepository } from '../platform/idempotency/idempotency.repos
 import { IdempotencyService } from '../platform/idempotency/idempotency.service.js';
 import { Metrics } from '../platform/metrics/metrics.js';
 import { NotificationService } from '../platform/notifications/notification.service.js';
+import { OutboxRepository } from '../platform/notifications/outbox.repository.js';
+import { readServerTags } from '../platform/notifications/delivery-feature.js';
+import { newLeaseOwner } from '../platform/leases.js';
 import { RuntimeSettings } from '../platform/settings/runtime-settings.js';
 import { SecretSettings } from '../platform/settings/secret-settings.js';
 import { SettingsRepository } from '../platform/settings/settings.repository.js';
@@ -36,6 +39,7 @@ export interface Platform {
   audit: AuditService;
   events: EventBus;
   notifications: NotificationService;
+  outbox: OutboxRepository;
   /** Idempotency-Key handling of the routes that start work. */
   idempotency: IdempotencyService;
   /**
@@ -94,12 +98,18 @@ export async function buildPlatform(
   await events.start();
   closers.push(() => events.stop());
   const metrics = new Metrics();
-  const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log, metrics });
+  const outbox = new OutboxRepository(handle.db);
+  // Until the channels module and the channel adapters are wired in, only the messenger bot delivers.
+  const notifications = new NotificationService({
+    settings, secrets, apiBase: config.messengerApiBase, log, metrics, outbox, owner: newLeaseOwner(),
+    serverTags: (id) => readServerTags(handle.db, id),
+  });
+  closers.push(() => notifications.stopDelivery());
 
   // Three unanswered keepalives within the stall timeout: a silent connection is dropped by then.
   const keepaliveIntervalMs = Math.ceil((config.sshStallTimeoutS * 1000) / 3);
   const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact, keepaliveIntervalMs });
   closers.push(() => ssh.closeAll());
   const idempotency = new IdempotencyService({ repo: new IdempotencyRepository(handle.db) });
-  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh, metrics };
+  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, outbox, idempotency, ssh, metrics };
 }
