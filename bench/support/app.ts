@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 
 export const BENCH_ADMIN = { username: 'admin', password: 'bench-password-1' };
@@ -27,7 +27,7 @@ export async function benchLogin(url: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
+export async function startBenchApp(env: Record<string, string> = {}, opts: BuildOptions = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -38,7 +38,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     ...env,
   });
-  const app = await buildApp(config, { logger: false, print: () => {} });
+  const app = await buildApp(config, { logger: false, print: () => {}, ...opts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

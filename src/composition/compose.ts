@@ -38,7 +38,7 @@ import { dutiesOf, type ProcessRole } from '../platform/process-role.js';
 import { settingsRoutes } from '../platform/settings/settings.routes.js';
 import { SettingsService } from '../platform/settings/settings.service.js';
 import { firstStart } from './first-start.js';
-import { buildPlatform } from './platform.js';
+import { buildPlatform, type NotificationChannelParts } from './platform.js';
 import { notificationDeliveryFeature } from '../platform/notifications/delivery-feature.js';
 import { FeatureRunner } from './lifecycle.js';
 import { metricsRoutes } from '../platform/metrics/metrics.routes.js';
@@ -52,6 +52,12 @@ export interface ComposeOptions {
   print?: (text: string) => void;
   /** Wall clock (ms) for monitoring: heartbeat times, alert rows, offline checks; tests inject one. */
   now?: () => number;
+  /**
+   * Where notifications find channels and how a channel's notifier is built. Until the channels
+   * module and the channel adapters are merged these stay unset (only the messenger bot
+   * delivers); tests and benchmarks inject stand-ins.
+   */
+  notificationChannels?: NotificationChannelParts;
 }
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -75,6 +81,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     config, log, duties.migrate, closers,
     (id, fp) => servers.servers.pinHostKey(id, fp),
     (id, outcome) => servers.reachability.record(id, outcome),
+    opts.notificationChannels,
   );
   const { db, cache, cipher, settings, secrets, audit, events, notifications, outbox, ssh, metrics } = platform;
 

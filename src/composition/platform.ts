@@ -22,6 +22,9 @@ import { IdempotencyRepository } from '../platform/idempotency/idempotency.repos
 import { IdempotencyService } from '../platform/idempotency/idempotency.service.js';
 import { Metrics } from '../platform/metrics/metrics.js';
 import { NotificationService } from '../platform/notifications/notification.service.js';
+import type { ChannelSource, DeliverableChannel } from '../platform/notifications/channel-contract.js';
+import type { Notifier } from '../adapters/notifiers/notifier.js';
+import type { DeliveryOptions } from '../platform/notifications/outbox-delivery.js';
 import { OutboxRepository } from '../platform/notifications/outbox.repository.js';
 import { readServerTags } from '../platform/notifications/delivery-feature.js';
 import { newLeaseOwner } from '../platform/leases.js';
@@ -73,6 +76,14 @@ async function openDatabase(config: AppConfig, migrate: boolean, log: Logger): P
   return handle;
 }
 
+/** The channels module's source and the adapters' factory, once merged (see ComposeOptions). */
+export interface NotificationChannelParts {
+  channels?: ChannelSource;
+  createNotifier?: (channel: DeliverableChannel) => Notifier;
+  /** Retry, rate-limit and polling knobs (benchmarks raise the rate limit to time the mechanics). */
+  delivery?: Partial<DeliveryOptions>;
+}
+
 export async function buildPlatform(
   config: AppConfig,
   log: Logger,
@@ -80,6 +91,7 @@ export async function buildPlatform(
   closers: Array<() => Promise<void> | void>,
   pinHostKey: (serverId: number, fingerprint: string) => Promise<void>,
   onSshContact: (serverId: number, outcome: SshContact) => void,
+  channelParts: NotificationChannelParts = {},
 ): Promise<Platform> {
   const handle = await openDatabase(config, migrate, log);
   closers.push(() => handle.destroy());
@@ -103,6 +115,9 @@ export async function buildPlatform(
   const notifications = new NotificationService({
     settings, secrets, apiBase: config.messengerApiBase, log, metrics, outbox, owner: newLeaseOwner(),
     serverTags: (id) => readServerTags(handle.db, id),
+    channels: channelParts.channels,
+    createChannelNotifier: channelParts.createNotifier,
+    delivery: channelParts.delivery,
   });
   closers.push(() => notifications.stopDelivery());
 

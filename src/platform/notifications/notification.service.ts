@@ -6,7 +6,7 @@
  * outbox row per destination in one insert. The delivery loop sends the rows. Notifying never
  * throws and never waits for a channel: failures (the database away included) are logged.
  */
-import type { Notifier } from '../../adapters/notifiers/notifier.js';
+import type { NotificationMessage, Notifier } from '../../adapters/notifiers/notifier.js';
 import { createMessengerNotifier } from '../../adapters/notifiers/messenger-notifier.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -19,7 +19,7 @@ import { languageOf, render } from './message-format.js';
 import { gateOf, legacyKind, type NotificationEvent, serverOf } from './notification-events.js';
 import { type Destination, OutboxDelivery, type DeliveryOptions } from './outbox-delivery.js';
 import type { NewOutboxRow, OutboxRepository } from './outbox.repository.js';
-import { needsTags, routeEvent } from './routing.js';
+import { needsTags, type Route, routeEvent } from './routing.js';
 
 export { LEGACY_KINDS as NOTIFICATION_KINDS, type LegacyKind as NotificationKind } from './notification-events.js';
 
@@ -71,9 +71,8 @@ export class NotificationService {
     this.delivery = new OutboxDelivery({
       repo: d.outbox,
       resolve: (destination) => this.resolve(destination),
-      onHealth: (destination, name, up, error) => {
-        void this.notify({ kind: 'infrastructure', component: 'channel', up, channelName: name, error: error ?? undefined }, destination);
-      },
+      onHealth: (destination, name, up, error) =>
+        this.notify({ kind: 'infrastructure', component: 'channel', up, channelName: name, error: error ?? undefined }, destination),
       owner: d.owner,
       now: this.now,
       log: d.log,
@@ -95,16 +94,22 @@ export class NotificationService {
    */
   async notify(e: NotificationEvent, exclude: string | null = null): Promise<number> {
     const label = legacyKind(e) ?? e.kind;
+    let routes: Route[] = [];
+    let message: NotificationMessage | null = null;
     try {
       if (!this.enabled(e)) {
         this.d.metrics?.notification(label, 'skipped');
         return 0;
       }
-      const channels = await this.channels.deliverable();
+      // A database outage is itself announced: its notice must not depend on reading channels.
+      const channels = await this.channels.deliverable().catch((err: unknown) => {
+        if (e.kind === 'infrastructure') return [];
+        throw err;
+      });
       const server = serverOf(e);
       const tags = server && needsTags(e, channels) ? (server.tags ?? (await this.d.serverTags?.(server.id)) ?? []) : null;
       const bots = { default: this.bot('default') !== null, offline: this.bot('offline') !== null };
-      const routes = routeEvent(e, channels, tags, bots, exclude);
+      routes = routeEvent(e, channels, tags, bots, exclude);
       if (routes.length === 0) {
         this.d.log.info({ kind: e.kind }, 'notification skipped: no channel subscribed and messenger bot not configured');
         this.d.metrics?.notification(label, 'skipped');
@@ -112,7 +117,8 @@ export class NotificationService {
       }
       const nowMs = this.now();
       const created = new Date(nowMs).toISOString();
-      const payload = JSON.stringify(render(e, languageOf(this.d.settings.get('notify_language'))));
+      message = render(e, languageOf(this.d.settings.get('notify_language')));
+      const payload = JSON.stringify(message);
       const dedupOf = (destination: string) => {
         if (server) return `${e.kind}:${server.id}:${destination}`;
         if (e.kind === 'infrastructure' && e.component === 'channel') return `${e.kind}:${e.channelName}:${e.up}:${destination}`;
@@ -143,8 +149,26 @@ export class NotificationService {
     } catch (err) {
       this.d.log.warn({ kind: e.kind, err: errorMessage(err) }, 'notification could not be queued');
       this.d.metrics?.notification(label, 'failed');
+      // The outbox lives in the database: a notice about the database (or cache) being away is
+      // sent straight away instead, once, without retries.
+      if (e.kind === 'infrastructure' && message) void this.sendDirect(routes, message);
       return 0;
     }
+  }
+
+  private async sendDirect(routes: Route[], message: NotificationMessage): Promise<void> {
+    await Promise.all(
+      routes.map(async (r) => {
+        try {
+          const target = await this.resolve(r.destination);
+          await target?.notifier.send(message);
+          this.d.metrics?.notificationDelivery(r.channelType, 'delivered');
+        } catch (err) {
+          this.d.metrics?.notificationDelivery(r.channelType, 'failed');
+          this.d.log.warn({ destination: r.destination, err: errorMessage(err) }, 'notification could not be sent');
+        }
+      }),
+    );
   }
 
   /** Starts the delivery loop in this process (the one that owns background work). */

@@ -47,7 +47,7 @@ export interface OutboxDeliveryDeps {
   /** The destination's notifier now, or null when it no longer exists (deleted, disabled, unconfigured). */
   resolve(destination: string): Promise<Destination | null>;
   /** A destination started failing (up false) or delivers again (up true). */
-  onHealth(destination: string, name: string, up: boolean, error: string | null): void;
+  onHealth(destination: string, name: string, up: boolean, error: string | null): Promise<unknown>;
   owner: string;
   now: () => number;
   log: Logger;
@@ -145,7 +145,7 @@ export class OutboxDelivery {
       const error = err instanceof NotifierError ? err.description : errorMessage(err);
       const retryable = !(err instanceof NotifierError) || err.retryable;
       this.d.log.warn({ destination: row.destination, kind: row.event_kind, attempt: attempts, err: error }, 'notification delivery failed');
-      this.health(row.destination, target.name, false, error);
+      await this.health(row.destination, target.name, false, error);
       if (retryable && attempts <= this.o.backoffMs.length) {
         this.d.metrics?.notificationDelivery(row.channel_type, 'retry');
         return this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.backoffMs[attempts - 1]), attempts, error);
@@ -154,21 +154,22 @@ export class OutboxDelivery {
       return this.d.repo.failed(row.id, this.d.owner, attempts, error);
     }
     this.d.metrics?.notificationDelivery(row.channel_type, 'delivered');
-    this.health(row.destination, target.name, true, null);
+    await this.health(row.destination, target.name, true, null);
     await this.d.repo.delivered(row.id, this.d.owner, iso(this.d.now()), attempts);
   }
 
-  private health(destination: string, name: string, ok: boolean, error: string | null): void {
+  /** Counts a destination's outcome; the notice is queued within the round (it never rejects). */
+  private async health(destination: string, name: string, ok: boolean, error: string | null): Promise<void> {
     if (ok) {
       this.failures.delete(destination);
-      if (this.failing.delete(destination)) this.d.onHealth(destination, name, true, null);
+      if (this.failing.delete(destination)) await this.d.onHealth(destination, name, true, null);
       return;
     }
     const n = (this.failures.get(destination) ?? 0) + 1;
     this.failures.set(destination, n);
     if (n >= this.o.failingAfter && !this.failing.has(destination)) {
       this.failing.add(destination);
-      this.d.onHealth(destination, name, false, error);
+      await this.d.onHealth(destination, name, false, error);
     }
   }
 }

@@ -143,4 +143,18 @@ describe.each(dbKinds())('NotificationService on %s', (db) => {
     await settle();
     expect(bot.requests).toHaveLength(0);
   });
+
+  it('with the database away nothing throws; a database-lost notice goes straight to the bot', async () => {
+    await c().settings.set('messenger_chat_id', '-42');
+    const lines: string[] = [];
+    const broken = new OutboxRepository(c().db);
+    broken.enqueue = async () => Promise.reject(new Error('connection refused'));
+    broken.recentDedupKeys = async () => Promise.reject(new Error('connection refused'));
+    const svc = new NotificationService({ settings: c().settings, secrets: secrets(), apiBase: bot.url, log: recordingLogger(lines), outbox: broken, owner: 'x' });
+    expect(await svc.notify({ kind: 'alert_cpu', server: { id: 70, name: 'db-down', tags: [] }, value: 99, threshold: 80 })).toBe(0);
+    expect(await svc.notify({ kind: 'infrastructure', component: 'db', up: false, systemName: 'fleet' })).toBe(0);
+    await eventually(async () => sent().some((m) => String(m.body.text).includes('Database connection lost')));
+    expect(sent().some((m) => String(m.body.text).includes('db-down'))).toBe(false);
+    expect(lines.join('\n')).toMatch(/could not be queued/);
+  });
 });
