@@ -85,7 +85,7 @@ export class OutboxDelivery {
   /** Runs the loop now (or right after the run in progress); never overlaps itself in this process. */
   kick(): void {
     this.wanted = true;
-    if (this.running) return;
+    if (this.running !== null) return;
     this.running = (async () => {
       while (this.wanted) {
         this.wanted = false;
@@ -102,7 +102,7 @@ export class OutboxDelivery {
 
   /** Resolves once no round is running (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running !== null) await this.running;
   }
 
   /** One round: claims due rows and delivers them; answers how many it claimed. */
