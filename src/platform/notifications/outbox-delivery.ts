@@ -63,6 +63,7 @@ export class OutboxDelivery {
   private running: Promise<void> | null = null;
   private wanted = false;
   private timer: NodeJS.Timeout | null = null;
+  private stopping = false;
 
   constructor(private readonly d: OutboxDeliveryDeps) {
     this.o = { ...DEFAULT_DELIVERY, ...d.options };
@@ -70,6 +71,7 @@ export class OutboxDelivery {
   }
 
   start(): void {
+    this.stopping = false;
     this.timer = setInterval(() => this.kick(), this.o.pollMs);
     this.timer.unref();
     this.kick();
@@ -79,6 +81,8 @@ export class OutboxDelivery {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.wanted = false;
+    // Rows not yet attempted go back at once (not after their lease) for the next process.
+    this.stopping = true;
     await this.running;
   }
 
@@ -118,7 +122,10 @@ export class OutboxDelivery {
           this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
           return undefined;
         });
-        for (const row of list) await this.deliver(row, target);
+        for (const row of list) {
+          if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
+          else await this.deliver(row, target);
+        }
       }),
     );
     return rows.length;
