@@ -122,29 +122,39 @@ export class OutboxDelivery {
           this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
           return undefined;
         });
+        let deferred = 0;
         for (const row of list) {
           if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
-          else await this.deliver(row, target);
+          else if (!(await this.deliver(row, target, deferred))) deferred++;
         }
       }),
     );
     return rows.length;
   }
 
-  private async deliver(row: NotificationOutboxRow, target: Destination | null | undefined): Promise<void> {
+  /**
+   * One attempt; false when the rate limit deferred the row (`deferred` rows of this destination
+   * already were this round: each waits one more token interval, so deferred rows come due one
+   * at a time instead of all being claimed and deferred again together).
+   */
+  private async deliver(row: NotificationOutboxRow, target: Destination | null | undefined, deferred: number): Promise<boolean> {
     const attempts = row.attempts + 1;
     if (target === undefined) {
       // The destination could not be looked up (database trouble): try again later, uncounted.
-      return this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.pollMs * 5), row.attempts, row.last_error);
+      await this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.pollMs * 5), row.attempts, row.last_error);
+      return true;
     }
     if (target === null) {
       this.d.metrics?.notificationDelivery(row.channel_type, 'failed');
-      return this.d.repo.failed(row.id, this.d.owner, attempts, 'destination no longer exists or is not configured');
+      await this.d.repo.failed(row.id, this.d.owner, attempts, 'destination no longer exists or is not configured');
+      return true;
     }
     const wait = this.limiter.take(row.destination, this.d.now());
     if (wait > 0) {
       this.d.metrics?.notificationDelivery(row.channel_type, 'deferred');
-      return this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + wait), row.attempts, row.last_error);
+      const spacing = Math.ceil(60_000 / this.o.ratePerMinute) * deferred;
+      await this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + wait + spacing), row.attempts, row.last_error);
+      return false;
     }
     try {
       await target.notifier.send(JSON.parse(row.payload) as NotificationMessage);
@@ -155,14 +165,17 @@ export class OutboxDelivery {
       await this.health(row.destination, target.name, false, error);
       if (retryable && attempts <= this.o.backoffMs.length) {
         this.d.metrics?.notificationDelivery(row.channel_type, 'retry');
-        return this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.backoffMs[attempts - 1]), attempts, error);
+        await this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.backoffMs[attempts - 1]), attempts, error);
+        return true;
       }
       this.d.metrics?.notificationDelivery(row.channel_type, 'failed');
-      return this.d.repo.failed(row.id, this.d.owner, attempts, error);
+      await this.d.repo.failed(row.id, this.d.owner, attempts, error);
+      return true;
     }
     this.d.metrics?.notificationDelivery(row.channel_type, 'delivered');
     await this.health(row.destination, target.name, true, null);
     await this.d.repo.delivered(row.id, this.d.owner, iso(this.d.now()), attempts);
+    return true;
   }
 
   /** Counts a destination's outcome; the notice is queued within the round (it never rejects). */
