@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 
 export const BENCH_ADMIN = { username: 'admin', password: 'bench-password-1' };
@@ -32,7 +32,7 @@ export interface BenchAppOptions {
   productionLogging?: boolean;
 }
 
-export async function startBenchApp(env: Record<string, string> = {}, opts: BenchAppOptions = {}): Promise<BenchApp> {
+export async function startBenchApp(env: Record<string, string> = {}, opts: BenchAppOptions & BuildOptions = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -43,7 +43,8 @@ export async function startBenchApp(env: Record<string, string> = {}, opts: Benc
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     ...env,
   });
-  const app = await buildApp(config, { logger: opts.productionLogging ? { file: '/dev/null' } : false, print: () => {} });
+  const { productionLogging, ...build } = opts;
+  const app = await buildApp(config, { logger: productionLogging ? { file: '/dev/null' } : false, print: () => {}, ...build });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

@@ -39,7 +39,8 @@ import { dutiesOf, type ProcessRole } from '../platform/process-role.js';
 import { settingsRoutes } from '../platform/settings/settings.routes.js';
 import { SettingsService } from '../platform/settings/settings.service.js';
 import { firstStart } from './first-start.js';
-import { buildPlatform } from './platform.js';
+import { buildPlatform, type NotificationChannelParts } from './platform.js';
+import { notificationDeliveryFeature } from '../platform/notifications/delivery-feature.js';
 import { FeatureRunner } from './lifecycle.js';
 import { metricsRoutes } from '../platform/metrics/metrics.routes.js';
 
@@ -54,6 +55,11 @@ export interface ComposeOptions {
   now?: () => number;
   /** Sends one test message through a notification channel (tests inject one; the platform's delivery otherwise). */
   sendChannelTest?: SendTest;
+  /**
+   * Where notifications find channels and how a channel's notifier is built: by default the
+   * channels module and the channel adapters; tests and benchmarks may inject stand-ins.
+   */
+  notificationChannels?: NotificationChannelParts;
 }
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -77,8 +83,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     config, log, duties.migrate, closers,
     (id, fp) => servers.servers.pinHostKey(id, fp),
     (id, outcome) => servers.reachability.record(id, outcome),
+    opts.notificationChannels,
   );
-  const { db, cache, cipher, settings, secrets, audit, events, notifications, ssh, metrics } = platform;
+  const { db, cache, cipher, settings, secrets, audit, events, notifications, outbox, ssh, metrics } = platform;
 
   const initialPassword = new InitialPasswordFile(config.dataDir, config.adminUsername);
   const admins = createAdminsModule({ db, cache, audit, log, now });
@@ -105,7 +112,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   const claims = createTargetClaims(db, owner);
   const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims, metrics };
   const retries = createRetriesModule(fleet);
-  const push = createPushModule({ ...fleet, retries: retries.retries, events });
+  const push = createPushModule({ ...fleet, retries: retries.retries, events, notify: (e) => notifications.notify(e) });
   const scripts = createScriptsModule({ db, ssh, servers: servers.servers, audit, events, notifications, log, cache, owner });
   const schedules = createSchedulesModule({ db, push: push.push, scripts: scripts.scripts, staging: staging.paths, audit, log, cache, owner });
 
@@ -122,8 +129,9 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   });
   const patrol = createPatrolModule({ dataDir: config.dataDir, settings, secrets, audit, log });
   const notificationChannels = createNotificationChannelsModule({
-    db, cipher, audit, settings, sendTest: opts.sendChannelTest, messengerApiBase: config.messengerApiBase, requireCurrentPassword,
+    db, cipher, audit, settings, requireCurrentPassword, sendTest: opts.sendChannelTest ?? ((channel) => notifications.sendTest(channel)),
   });
+  notifications.connectChannels(notificationChannels.channels);
   const messenger = createMessengerModule({ settings, secrets, audit, apiBase: config.messengerApiBase, requireCurrentPassword });
   const wallpapers = createWallpapersModule({
     dataDir: config.dataDir, sourceUrl: config.wallpaperSourceUrl, audit, log,
@@ -171,6 +179,7 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
     health.feature, auth.feature, admins.feature, platformFeature, servers.feature, presets.feature, sshKeyPresets.feature,
     agent.feature, alerts.feature, staging.feature, remote.feature, push.feature, retries.feature, scripts.feature,
     schedules.feature, allowlist.feature, messenger.feature, notificationChannels.feature, wallpapers.feature, patrol.feature, dashboard.feature,
+    notificationDeliveryFeature({ notifications, outbox, metrics, log, now, delivers: duties.background }),
   ];
   return {
     config, log, owner, ...platform,

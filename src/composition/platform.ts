@@ -21,7 +21,15 @@ import { EventBus } from '../platform/events/event-bus.js';
 import { IdempotencyRepository } from '../platform/idempotency/idempotency.repository.js';
 import { IdempotencyService } from '../platform/idempotency/idempotency.service.js';
 import { Metrics } from '../platform/metrics/metrics.js';
+import { createNotifier, createNotifierDeps } from '../adapters/notifiers/channel-types.js';
+import { systemResolver } from '../core/network.js';
 import { NotificationService } from '../platform/notifications/notification.service.js';
+import type { ChannelSource, DeliverableChannel } from '../platform/notifications/channel-contract.js';
+import type { Notifier } from '../adapters/notifiers/notifier.js';
+import type { DeliveryOptions } from '../platform/notifications/outbox-delivery.js';
+import { OutboxRepository } from '../platform/notifications/outbox.repository.js';
+import { readServerTags } from '../platform/notifications/delivery-feature.js';
+import { newLeaseOwner } from '../platform/leases.js';
 import { RuntimeSettings } from '../platform/settings/runtime-settings.js';
 import { SecretSettings } from '../platform/settings/secret-settings.js';
 import { SettingsRepository } from '../platform/settings/settings.repository.js';
@@ -36,6 +44,7 @@ export interface Platform {
   audit: AuditService;
   events: EventBus;
   notifications: NotificationService;
+  outbox: OutboxRepository;
   /** Idempotency-Key handling of the routes that start work. */
   idempotency: IdempotencyService;
   /**
@@ -69,6 +78,14 @@ async function openDatabase(config: AppConfig, migrate: boolean, log: Logger): P
   return handle;
 }
 
+/** The channels module's source and the adapters' factory, once merged (see ComposeOptions). */
+export interface NotificationChannelParts {
+  channels?: ChannelSource;
+  createNotifier?: (channel: DeliverableChannel) => Notifier;
+  /** Retry, rate-limit and polling knobs (benchmarks raise the rate limit to time the mechanics). */
+  delivery?: Partial<DeliveryOptions>;
+}
+
 export async function buildPlatform(
   config: AppConfig,
   log: Logger,
@@ -76,6 +93,7 @@ export async function buildPlatform(
   closers: Array<() => Promise<void> | void>,
   pinHostKey: (serverId: number, fingerprint: string) => Promise<void>,
   onSshContact: (serverId: number, outcome: SshContact) => void,
+  channelParts: NotificationChannelParts = {},
 ): Promise<Platform> {
   const handle = await openDatabase(config, migrate, log);
   closers.push(() => handle.destroy());
@@ -94,12 +112,24 @@ export async function buildPlatform(
   await events.start();
   closers.push(() => events.stop());
   const metrics = new Metrics();
-  const notifications = new NotificationService({ settings, secrets, apiBase: config.messengerApiBase, log, metrics });
+  const outbox = new OutboxRepository(handle.db);
+  // The channels themselves are connected once the channels module is built (compose.ts).
+  const notifications = new NotificationService({
+    settings, secrets, apiBase: config.messengerApiBase, log, metrics, outbox, owner: newLeaseOwner(),
+    serverTags: (id) => readServerTags(handle.db, id),
+    channels: channelParts.channels,
+    createChannelNotifier:
+      channelParts.createNotifier ??
+      ((channel) =>
+        createNotifier(channel, createNotifierDeps({ resolve: systemResolver, allowPrivate: settings.getBool('notify_allow_private_targets') }))),
+    delivery: channelParts.delivery,
+  });
+  closers.push(() => notifications.stopDelivery());
 
   // Three unanswered keepalives within the stall timeout: a silent connection is dropped by then.
   const keepaliveIntervalMs = Math.ceil((config.sshStallTimeoutS * 1000) / 3);
   const ssh = new SshPool({ logger: log, onHostKeyPinned: pinHostKey, onContact: onSshContact, keepaliveIntervalMs });
   closers.push(() => ssh.closeAll());
   const idempotency = new IdempotencyService({ repo: new IdempotencyRepository(handle.db) });
-  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, idempotency, ssh, metrics };
+  return { db: handle.db, dialect: handle.dialect, cache, cipher, settings, secrets, audit, events, notifications, outbox, idempotency, ssh, metrics };
 }

@@ -295,6 +295,26 @@ export interface NoticeClaimsTable {
   expires_at: string;
 }
 
+export interface NotificationOutboxTable {
+  id: Id;
+  event_kind: string;
+  /** `channel:<id>` for a channel of the channels module, `messenger` / `messenger_offline` for the settings bots. */
+  destination: string;
+  channel_type: string;
+  /** The rendered NotificationMessage, JSON. */
+  payload: string;
+  dedup_key: string | null;
+  /** pending → delivered | failed. */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
 export interface Database {
   admins: AdminsTable;
   settings: SettingsTable;
@@ -316,6 +336,7 @@ export interface Database {
   push_target_claims: PushTargetClaimsTable;
   idempotency_keys: IdempotencyKeysTable;
   notice_claims: NoticeClaimsTable;
+  notification_outbox: NotificationOutboxTable;
   refresh_families: RefreshFamiliesTable;
 }
 
@@ -336,4 +357,5 @@ export type RetryJobRow = Selectable<RetryJobsTable>;
 export type PushBatchRow = Selectable<PushBatchesTable>;
 export type PushResultRow = Selectable<PushResultsTable>;
 export type PushTargetClaimRow = Selectable<PushTargetClaimsTable>;
+export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

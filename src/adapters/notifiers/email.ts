@@ -8,7 +8,6 @@
  * Each message has an HTML part and a plain-text part.
  */
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
 import { type GuardedRequestError, checkedAddress } from '../http/guarded-request.js';
 import type { ChannelConfig } from './channel-configs.js';
 import { scrubber, type NotifierDeps } from './channel-http.js';
@@ -36,6 +35,8 @@ export function createEmailNotifier(channel: string, config: ChannelConfig<'emai
         const e = err as GuardedRequestError;
         throw new NotifierError(channel, `SMTP relay: ${e.message}`, e.retryable);
       }
+      // Imported by the first email: most deployments have no email channel, and it costs memory.
+      const { default: nodemailer } = await import('nodemailer');
       const transport = nodemailer.createTransport({
         host: address,
         port: config.port,

@@ -7,12 +7,13 @@
 import type { Logger } from '../../core/logger.js';
 import type { AlertRow } from '../../db/types.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
+import type { NotificationEvent } from '../../platform/notifications/notification-events.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { ActiveAlertStore } from './active-alerts.store.js';
 import type { AlertLogRepository } from './alert-log.repository.js';
 import {
-  ALERT_KIND, MAX_DRIFT_S, METRIC_TYPES, alertHtml, recoveryHtml, type AlertContext, type AlertType,
+  MAX_DRIFT_S, METRIC_TYPES, alertEvent, recoveryEvent, type AlertContext, type AlertType,
 } from './alert-messages.js';
 
 export interface MonitoredServer {
@@ -101,7 +102,7 @@ export class AlertEngine {
     type: AlertType,
     value: number | null,
     nowMs: number,
-    extra: Omit<AlertContext, 'serverName' | 'value'> = {},
+    extra: Omit<AlertContext, 'value'> = {},
   ): Promise<boolean> {
     return this.transition(server, type, async () => {
       if (await this.d.store.isActive(server.id, type)) return null;
@@ -113,7 +114,7 @@ export class AlertEngine {
       }
       const row = await this.d.repo.insert(this.row(server, type, value, false, nowMs));
       await this.d.store.add(server.id, type);
-      return { row, html: alertHtml(type, { serverName: server.name, value, ...extra }) };
+      return { row, event: alertEvent(type, { id: server.id, name: server.name }, { value, ...extra }) };
     });
   }
 
@@ -123,7 +124,7 @@ export class AlertEngine {
       if (!(await this.d.store.isActive(server.id, type))) return null;
       const row = await this.d.repo.insert(this.row(server, type, value, true, nowMs));
       await this.d.store.remove(server.id, type);
-      return { row, html: recoveryHtml(type, { serverName: server.name, value }) };
+      return { row, event: recoveryEvent(type, { id: server.id, name: server.name }, value) };
     });
   }
 
@@ -175,9 +176,9 @@ export class AlertEngine {
   private async transition(
     server: MonitoredServer,
     type: AlertType,
-    change: () => Promise<{ row: AlertRow; html: string } | null>,
+    change: () => Promise<{ row: AlertRow; event: NotificationEvent } | null>,
   ): Promise<boolean> {
-    let done: { row: AlertRow; html: string } | null;
+    let done: { row: AlertRow; event: NotificationEvent } | null;
     try {
       done = await this.d.store.withLock(server.id, type, change);
     } catch (err) {
@@ -185,11 +186,11 @@ export class AlertEngine {
       return false;
     }
     if (!done) return false;
-    this.announce(done.row, done.html);
+    this.announce(done.row, done.event);
     return true;
   }
 
-  private announce(row: AlertRow, html: string): void {
+  private announce(row: AlertRow, event: NotificationEvent): void {
     const recovery = Number(row.is_recovery) === 1;
     void this.d.events.publish({
       type: recovery ? 'recovery' : 'alert',
@@ -200,9 +201,8 @@ export class AlertEngine {
       value: row.value === null ? null : Number(row.value),
       created_at: row.created_at,
     });
-    const kind = recovery ? 'recovery' : ALERT_KIND[row.alert_type as AlertType];
-    const routeAs = row.alert_type === 'offline' ? 'alert_offline' : kind;
-    void this.d.notifications.notify(kind, html, routeAs).catch(() => false);
+    // Queues the notification without waiting for it; the service never rejects.
+    void this.d.notifications.notify(event);
   }
 
   private row(server: MonitoredServer, type: AlertType, value: number | null, recovery: boolean, nowMs: number) {

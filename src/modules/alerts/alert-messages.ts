@@ -1,4 +1,5 @@
-/** Alert types, their notification kinds and the HTML the bot receives (server names escaped). */
+/** Alert types, their legacy notification kinds and the notification events they raise. */
+import type { EventServer, MetricAlertKind, NotificationEvent } from '../../platform/notifications/notification-events.js';
 import type { NotificationKind } from '../../platform/notifications/notification.service.js';
 
 export const METRIC_TYPES = ['cpu', 'mem', 'disk'] as const;
@@ -16,22 +17,7 @@ export const ALERT_KIND: Record<AlertType, NotificationKind> = {
   time_drift: 'time_drift',
 };
 
-const LABEL: Record<AlertType, string> = {
-  cpu: 'CPU',
-  mem: 'Memory',
-  disk: 'Disk',
-  offline: 'Heartbeat',
-  time_drift: 'Clock drift',
-};
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-const pct = (v: number | null) => (v === null ? '?' : `${Math.round(v * 10) / 10}%`);
-
 export interface AlertContext {
-  serverName: string;
   value: number | null;
   /** Percent threshold for metric alerts, seconds of heartbeat timeout for offline. */
   limit?: number;
@@ -39,28 +25,26 @@ export interface AlertContext {
   drift?: number;
 }
 
-export function alertHtml(type: AlertType, c: AlertContext): string {
-  const name = `<b>${escapeHtml(c.serverName)}</b>`;
+/** The notification event of an alert that opened (its wording is the notification platform's). */
+export function alertEvent(type: AlertType, server: EventServer, c: AlertContext): NotificationEvent {
   switch (type) {
     case 'offline':
-      return `🔴 <b>Server offline</b>: ${name} sent no heartbeat for ${c.limit ?? '?'} s`;
-    case 'time_drift': {
-      const ahead = (c.drift ?? 0) >= 0 ? 'ahead of' : 'behind';
-      return `⏰ <b>Clock drift</b> on ${name}: the agent clock is ${Math.round(Math.abs(c.drift ?? c.value ?? 0))} s ${ahead} the service`;
-    }
+      return { kind: 'offline', server, timeoutS: c.limit };
+    case 'time_drift':
+      return { kind: 'time_drift', server, driftS: c.drift ?? c.value ?? 0, recovered: false };
     default:
-      return `🔴 <b>${LABEL[type]} alert</b> on ${name}: ${pct(c.value)} (threshold ${c.limit ?? '?'}%)`;
+      return { kind: ALERT_KIND[type] as MetricAlertKind, server, value: c.value, threshold: c.limit };
   }
 }
 
-export function recoveryHtml(type: AlertType, c: AlertContext): string {
-  const name = `<b>${escapeHtml(c.serverName)}</b>`;
+/** The notification event of an alert that closed (`value` the reading that recovered). */
+export function recoveryEvent(type: AlertType, server: EventServer, value: number | null): NotificationEvent {
   switch (type) {
     case 'offline':
-      return `🟢 <b>Server back online</b>: ${name} is sending heartbeats again`;
+      return { kind: 'online', server };
     case 'time_drift':
-      return `🟢 <b>Clock drift recovered</b> on ${name}: ${Math.round(c.value ?? 0)} s`;
+      return { kind: 'time_drift', server, driftS: value ?? 0, recovered: true };
     default:
-      return `🟢 <b>${LABEL[type]} recovered</b> on ${name}: ${pct(c.value)}`;
+      return { kind: `recovery_${type}`, server, value };
   }
 }

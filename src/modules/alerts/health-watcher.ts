@@ -9,8 +9,7 @@
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Logger } from '../../core/logger.js';
 import { every, type Periodic } from '../../core/periodic.js';
-import type { NotificationKind } from '../../platform/notifications/notification.service.js';
-import { escapeHtml } from './alert-messages.js';
+import type { NotificationEvent } from '../../platform/notifications/notification-events.js';
 
 export const HEALTH_INTERVAL_MS = 15_000;
 const PROBE_TIMEOUT_MS = 5_000;
@@ -20,7 +19,7 @@ export type Component = 'db' | 'cache';
 export interface HealthWatcherDeps {
   pingDb: () => Promise<unknown>;
   cache: Cache;
-  notify: (kind: NotificationKind, html: string) => Promise<unknown>;
+  notify: (event: NotificationEvent) => Promise<unknown>;
   log: Logger;
   systemName: () => string;
   onCacheRestored?: () => Promise<unknown>;
@@ -33,7 +32,6 @@ const CLAIM_TTL_S = 60;
 /** Present in the cache while it keeps its keys; see cacheWasEmptied. */
 const CACHE_MARKER = 'health:cache-marker';
 
-const LABEL: Record<Component, string> = { db: 'Database', cache: 'Cache' };
 
 async function probe(fn: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -103,11 +101,7 @@ export class HealthWatcher {
 
   private async announce(component: Component, up: boolean, reachable: Record<Component, boolean>): Promise<void> {
     if (!(await this.firstToClaim(`health:notice:${component}:${up ? 'up' : 'down'}`, component, reachable))) return;
-    const name = escapeHtml(this.d.systemName());
-    const html = up
-      ? `✅ <b>${LABEL[component]} connection restored</b> (${name})`
-      : `⚠️ <b>${LABEL[component]} connection lost</b> (${name}): the service cannot reach its ${component === 'db' ? 'database' : 'cache'}`;
-    void this.d.notify(component === 'db' ? 'system_db' : 'system_cache', html);
+    void this.d.notify({ kind: 'infrastructure', component, up, systemName: this.d.systemName() });
   }
 
   /** True when this worker should send the notice; a store that fails to answer means "send". */

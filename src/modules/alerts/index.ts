@@ -19,7 +19,6 @@ import { AlertEngine } from './alert-engine.service.js';
 import { alertHistoryRoutes } from './alert-history.routes.js';
 import { AlertHistoryService } from './alert-history.service.js';
 import { AlertLogRepository } from './alert-log.repository.js';
-import { escapeHtml } from './alert-messages.js';
 import { HealthWatcher } from './health-watcher.js';
 import { NoticeClaimsRepository } from './notice-claims.repository.js';
 import { OfflineDetector } from './offline-detector.js';
@@ -67,7 +66,7 @@ export function createAlertsModule(d: AlertsModuleDeps) {
   const health = new HealthWatcher({
     pingDb: () => pingDatabase(d.db),
     cache: d.cache,
-    notify: (kind, html) => d.notifications.notify(kind, html),
+    notify: (event) => d.notifications.notify(event),
     log,
     systemName,
     onCacheRestored: () => engine.rebuild(),
@@ -88,8 +87,7 @@ export function createAlertsModule(d: AlertsModuleDeps) {
     },
     // One notice per start of the process that owns background work, not one per HTTP worker.
     onBoot: async () => {
-      const html = `🔄 <b>${escapeHtml(systemName())}</b> started (version ${escapeHtml(d.version)})`;
-      void d.notifications.notify('restart', html);
+      void d.notifications.notify({ kind: 'restart', systemName: systemName(), version: d.version });
     },
     background: {
       start() {

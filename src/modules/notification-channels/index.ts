@@ -7,7 +7,6 @@ import type { AuditService } from '../../platform/audit/audit.service.js';
 import { mount, type Feature } from '../../platform/feature.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { SendTest } from './channel-test.js';
-import { interimSender } from './interim-sender.js';
 import { NotificationChannelsRepository } from './notification-channels.repository.js';
 import { notificationChannelsRoutes } from './notification-channels.routes.js';
 import { NotificationChannelsService } from './notification-channels.service.js';
@@ -19,10 +18,8 @@ export interface NotificationChannelsModuleDeps {
   cipher: Cipher;
   audit: AuditService;
   settings: RuntimeSettings;
-  /** The notification platform's one-message delivery; without it, the interim sender (messenger only). */
-  sendTest?: SendTest;
-  /** MESSENGER_API_BASE: where a messenger channel without its own api_base sends. */
-  messengerApiBase: string;
+  /** Sends the test message through one channel now (the notification platform's `sendTest`). */
+  sendTest: SendTest;
   requireCurrentPassword(actor: Actor, admin: AdminRow, password: string, endpoint: string): Promise<void>;
 }
 
@@ -33,7 +30,7 @@ export function createNotificationChannelsModule(d: NotificationChannelsModuleDe
     repo,
     cipher: d.cipher,
     audit: d.audit,
-    sendTest: d.sendTest ?? interimSender(d.messengerApiBase),
+    sendTest: d.sendTest,
     requireCurrentPassword: d.requireCurrentPassword,
     // It guards access: a change made through another worker counts within a second.
     allowPrivateTargets: async () => {

@@ -3,6 +3,7 @@
  * replayable live messages). Batches carry leases: renewed while this process runs them,
  * recovered by any process once they expire.
  */
+import type { Notify } from './push-notice.js';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { RsyncRunner } from '../../adapters/rsync/index.js';
@@ -46,6 +47,8 @@ export interface PushModuleDeps {
   log: Logger;
   owner: string;
   claims: TargetClaims;
+  /** Queues a notification (push_failed). */
+  notify?: Notify;
 }
 
 /** Replayable messages older than the retention are dropped once an hour. */

@@ -24,6 +24,7 @@ import type { ServersService } from '../servers/index.js';
 import { mapLimit } from '../../core/map-limit.js';
 import { effectiveTargetPath } from '../../core/target-path.js';
 import { batchStatus, type BatchCounts, type PushRepository } from './push.repository.js';
+import { noticeIfFailed, type Notify } from './push-notice.js';
 import type { PushJournal } from './push-journal.js';
 import type { TargetClaims } from './target-claims.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
@@ -51,6 +52,8 @@ export interface BatchDeps {
   owner: string;
   /** Counts each server's outcome, the bytes rsync sent and each closed batch. */
   metrics?: Pick<Metrics, 'pushServerDone' | 'pushBatchDone'>;
+  /** Queues a notification (push_failed when a batch closes with a failed server). */
+  notify?: Notify;
 }
 
 export interface BatchPlan {
@@ -229,6 +232,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
   }
   d.log.info({ batchId: p.batchId, status, ...counts }, 'push batch finished');
   d.metrics?.pushBatchDone(status);
+  noticeIfFailed(d, p.batchId, counts, p.total);
   await d.journal.record(p.batchId, { type: 'push_complete', status, total: p.total, operator: p.operator, ...counts });
   await d.journal.close(p.batchId);
   return status;

@@ -6,6 +6,7 @@
  * unfinished servers fail with a retry job each, so the push still completes.
  */
 import { randomUUID } from 'node:crypto';
+import { noticeIfFailed } from './push-notice.js';
 import type { Cache } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../core/errors.js';
@@ -263,6 +264,7 @@ export class PushService {
       const status = batchStatus(counts, false);
       if (lost || !(await this.d.repo.finishBatch(batch.batch_id, status, counts, nowIso(), this.d.owner))) continue;
       await this.d.claims.releaseAll({ kind: 'batch', id: batch.batch_id });
+      noticeIfFailed(this.d, batch.batch_id, counts, Number(batch.total));
       await this.d.journal.record(batch.batch_id, { type: 'push_complete', status, total: Number(batch.total), operator: batch.operator, ...counts });
       await this.d.journal.close(batch.batch_id);
       closed.push(batch.batch_id);

@@ -12,7 +12,6 @@ import { nowIso, parseDateBound } from '../../core/time.js';
 import type { ScriptRow, ScriptRunRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { NotificationService } from '../../platform/notifications/notification.service.js';
-import { scriptCompleteHtml } from './script-report.js';
 import type { ScriptJournal } from './script-journal.js';
 import { type ScriptRunner, type ScriptRunPlan, type StartedRun, succeededOf, toResultView } from './script-runner.js';
 import type { ScriptRunsRepository } from './script-runs.repository.js';
@@ -115,7 +114,7 @@ export class ScriptsService {
       detail: `run_id=${run.runId} script=${run.plan.label} servers=${run.members.map((m) => m.id).join(',')} ok=${ok}/${results.length}`.slice(0, 2000),
     });
     // The notification service applies the notify_script_complete switch and never throws.
-    await this.d.notifications.notify('script_complete', scriptCompleteHtml(run.plan.label, results));
+    await this.d.notifications.notify({ kind: 'script_complete', label: run.plan.label, results });
     return { run_id: run.runId, results };
   }
 

@@ -10,6 +10,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 export type PushOutcome = 'success' | 'failed' | 'skipped';
 export type NotificationOutcome = 'sent' | 'failed' | 'skipped';
+/** One delivery attempt of an outbox row: delivered, retry (failed, tried again later), failed (for good), deferred (rate limit). */
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'deferred';
 /** A gauge's values at scrape time: one number, or one per label value. */
 export type GaugeReading = number | Record<string, number>;
 
@@ -54,8 +56,14 @@ export class Metrics {
   });
   private readonly notifications = new Counter({
     name: 'fleet_notifications_total',
-    help: 'Notifications by outcome (skipped: switched off or no channel configured)',
+    help: 'Notifications by outcome (sent: queued for at least one destination; skipped: switched off, no destination or a duplicate)',
     labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly notificationDeliveries = new Counter({
+    name: 'fleet_notification_deliveries_total',
+    help: 'Notification delivery attempts by channel type and outcome (delivered, retry, failed, deferred by the rate limit)',
+    labelNames: ['channel_type', 'outcome'] as const,
     registers: [this.registry],
   });
 
@@ -87,6 +95,10 @@ export class Metrics {
 
   notification(kind: string, outcome: NotificationOutcome): void {
     this.notifications.inc({ kind, outcome });
+  }
+
+  notificationDelivery(channelType: string, outcome: DeliveryOutcome): void {
+    this.notificationDeliveries.inc({ channel_type: channelType, outcome });
   }
 
   /** A gauge whose value is read when scraped; a reading that fails leaves the gauge out of that scrape. */

@@ -54,7 +54,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
     const watcher = new HealthWatcher({
       pingDb: () => (down.db ? Promise.reject(new Error('connection refused')) : pingDatabase(c.db)),
       cache: flaky,
-      notify: (kind, html) => c.notifications.notify(kind, html),
+      notify: (event) => c.notifications.notify(event),
       log: c.log,
       systemName: () => 'fleet',
       onCacheRestored: async () => rebuilt++,
@@ -118,7 +118,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
         new HealthWatcher({
           pingDb: () => pingDatabase(c.db),
           cache: deadCache,
-          notify: (kind, html) => c.notifications.notify(kind, html),
+          notify: (event) => c.notifications.notify(event),
           log: c.log,
           systemName: () => 'fleet',
           claimInDb: (key, ttl) => claims.claim(key, ttl),
@@ -154,7 +154,7 @@ describe.each(backends())('service notices on %s + %s cache', (db, cache) => {
     const watcher = new HealthWatcher({
       pingDb: () => (dbDown ? Promise.reject(new Error('down')) : pingDatabase(c.db)),
       cache: c.cache,
-      notify: (kind, html) => c.notifications.notify(kind, html),
+      notify: (event) => c.notifications.notify(event),
       log: c.log,
       systemName: () => 'fleet',
     });

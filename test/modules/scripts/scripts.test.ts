@@ -4,6 +4,7 @@ import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { addServer, appFor, caller, recordEvents, type EventLog } from '../push/push-helpers.js';
 import { offlineEnv, sendJson, startFakeServer, type FakeServer } from '../../platform/settings/fake-http.js';
+import { eventually } from '../agent/agent-helpers.js';
 
 const shared = inject('sshd');
 let second: SshdInstance;
@@ -121,7 +122,8 @@ describe.each(dbKinds())('scripts on %s', (db) => {
     expect((await call('PUT', '/api/settings/messenger_bot_token', { value: '123:abc' })).statusCode).toBe(200);
     expect((await call('PUT', '/api/settings/messenger_chat_id', { value: '-1001' })).statusCode).toBe(200);
     await call('POST', '/api/scripts/run', { server_ids: [a], script_content: 'echo "<script>&"' });
-    expect(bot.requests).toHaveLength(1);
+    // Queued in the outbox when the run ends, delivered by the delivery loop right after.
+    await eventually(async () => bot.requests.length === 1);
     const body = JSON.parse(bot.requests[0].body);
     expect(body).toMatchObject({ chat_id: '-1001', parse_mode: 'HTML' });
     expect(body.text).toContain('web&lt;1&gt;&amp;co');
@@ -130,6 +132,7 @@ describe.each(dbKinds())('scripts on %s', (db) => {
 
     expect((await call('PUT', '/api/settings/notify_script_complete', { value: 'false' })).statusCode).toBe(200);
     await call('POST', '/api/scripts/run', { server_ids: [a], script_content: 'true' });
+    await new Promise((r) => setTimeout(r, 300));
     expect(bot.requests).toHaveLength(1);
   });
 });

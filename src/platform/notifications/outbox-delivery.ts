@@ -1,0 +1,199 @@
+/**
+ * The delivery loop: claims due outbox rows with a lease, sends each through its destination's
+ * notifier and records the outcome. A retryable failure is tried again after a backoff (3 tries
+ * in all by default: now, +5 s, +30 s); a non-retryable one fails at once. Each destination is
+ * rate-limited (excess waits its turn, never dropped). A destination whose attempts fail
+ * `failingAfter` times in a row is reported once as failing, and once as recovered when it
+ * delivers again. Runs in the process that owns background work: kicked right after an enqueue
+ * in that process, and polling for rows enqueued elsewhere and for retries coming due.
+ */
+import type { Notifier, NotificationMessage } from '../../adapters/notifiers/notifier.js';
+import { NotifierError } from '../../adapters/notifiers/notifier.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { OutboxRepository } from './outbox.repository.js';
+import { RateLimiter } from './rate-limit.js';
+import type { NotificationOutboxRow } from '../../db/types.js';
+
+export interface Destination {
+  notifier: Notifier;
+  /** Shown in a channel-failing notice. */
+  name: string;
+}
+
+export interface DeliveryOptions {
+  /** Delays before the 2nd, 3rd… attempt; attempts in all = length + 1. */
+  backoffMs: number[];
+  leaseMs: number;
+  batchSize: number;
+  pollMs: number;
+  ratePerMinute: number;
+  failingAfter: number;
+}
+
+export const DEFAULT_DELIVERY: DeliveryOptions = {
+  backoffMs: [5_000, 30_000],
+  // One send is bounded by its channel's timeout (10 s), far inside the lease: no renewal needed.
+  leaseMs: 60_000,
+  batchSize: 50,
+  pollMs: 1_000,
+  ratePerMinute: 20,
+  failingAfter: 3,
+};
+
+export interface OutboxDeliveryDeps {
+  repo: OutboxRepository;
+  /** The destination's notifier now, or null when it no longer exists (deleted, disabled, unconfigured). */
+  resolve(destination: string): Promise<Destination | null>;
+  /** A destination started failing (up false) or delivers again (up true). */
+  onHealth(destination: string, name: string, up: boolean, error: string | null): Promise<unknown>;
+  owner: string;
+  now: () => number;
+  log: Logger;
+  metrics?: Pick<Metrics, 'notificationDelivery'>;
+  options?: Partial<DeliveryOptions>;
+}
+
+export class OutboxDelivery {
+  readonly o: DeliveryOptions;
+  private readonly limiter: RateLimiter;
+  private readonly failures = new Map<string, number>();
+  private readonly failing = new Set<string>();
+  private running: Promise<void> | null = null;
+  private wanted = false;
+  private timer: NodeJS.Timeout | null = null;
+  private stopping = false;
+
+  constructor(private readonly d: OutboxDeliveryDeps) {
+    this.o = { ...DEFAULT_DELIVERY, ...d.options };
+    this.limiter = new RateLimiter(this.o.ratePerMinute);
+  }
+
+  start(): void {
+    this.stopping = false;
+    this.timer = setInterval(() => this.kick(), this.o.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.wanted = false;
+    // Rows not yet attempted go back at once (not after their lease) for the next process.
+    this.stopping = true;
+    await this.running;
+  }
+
+  /** Runs the loop now (or right after the run in progress); never overlaps itself in this process. */
+  kick(): void {
+    this.wanted = true;
+    if (this.running !== null) return;
+    this.running = (async () => {
+      while (this.wanted) {
+        this.wanted = false;
+        try {
+          if ((await this.runOnce()) >= this.o.batchSize) this.wanted = true;
+        } catch (err) {
+          this.d.log.warn({ err: errorMessage(err) }, 'notification delivery round failed');
+        }
+      }
+    })().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Resolves once no round is running (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  /** One round: claims due rows and delivers them; answers how many it claimed. */
+  async runOnce(): Promise<number> {
+    const now = this.d.now();
+    const rows = await this.d.repo.claimDue(this.d.owner, iso(now), iso(now + this.o.leaseMs), this.o.batchSize);
+    const byDestination = new Map<string, NotificationOutboxRow[]>();
+    for (const r of rows) byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
+    // Destinations in parallel (a slow one never holds up the others), each one's rows in order.
+    await Promise.all(
+      [...byDestination.entries()].map(async ([destination, list]) => {
+        const target = await this.d.resolve(destination).catch((err: unknown) => {
+          this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
+          return undefined;
+        });
+        let deferred = 0;
+        for (const row of list) {
+          if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
+          else if (!(await this.deliver(row, target, deferred))) deferred++;
+        }
+      }),
+    );
+    return rows.length;
+  }
+
+  /**
+   * One attempt; false when the rate limit deferred the row (`deferred` rows of this destination
+   * already were this round: each waits one more token interval, so deferred rows come due one
+   * at a time instead of all being claimed and deferred again together).
+   */
+  private async deliver(row: NotificationOutboxRow, target: Destination | null | undefined, deferred: number): Promise<boolean> {
+    const attempts = row.attempts + 1;
+    if (target === undefined) {
+      // The destination could not be looked up (database trouble): try again later, uncounted.
+      await this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.pollMs * 5), row.attempts, row.last_error);
+      return true;
+    }
+    if (target === null) {
+      this.d.metrics?.notificationDelivery(row.channel_type, 'failed');
+      await this.d.repo.failed(row.id, this.d.owner, attempts, 'destination no longer exists or is not configured');
+      return true;
+    }
+    const wait = this.limiter.take(row.destination, this.d.now());
+    if (wait > 0) {
+      this.d.metrics?.notificationDelivery(row.channel_type, 'deferred');
+      const spacing = Math.ceil(60_000 / this.o.ratePerMinute) * deferred;
+      await this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + wait + spacing), row.attempts, row.last_error);
+      return false;
+    }
+    try {
+      await target.notifier.send(JSON.parse(row.payload) as NotificationMessage);
+    } catch (err) {
+      const error = err instanceof NotifierError ? err.description : errorMessage(err);
+      const retryable = !(err instanceof NotifierError) || err.retryable;
+      this.d.log.warn({ destination: row.destination, kind: row.event_kind, attempt: attempts, err: error }, 'notification delivery failed');
+      await this.health(row.destination, target.name, false, error);
+      if (retryable && attempts <= this.o.backoffMs.length) {
+        this.d.metrics?.notificationDelivery(row.channel_type, 'retry');
+        await this.d.repo.later(row.id, this.d.owner, iso(this.d.now() + this.o.backoffMs[attempts - 1]), attempts, error);
+        return true;
+      }
+      this.d.metrics?.notificationDelivery(row.channel_type, 'failed');
+      await this.d.repo.failed(row.id, this.d.owner, attempts, error);
+      return true;
+    }
+    this.d.metrics?.notificationDelivery(row.channel_type, 'delivered');
+    await this.health(row.destination, target.name, true, null);
+    await this.d.repo.delivered(row.id, this.d.owner, iso(this.d.now()), attempts);
+    return true;
+  }
+
+  /** Counts a destination's outcome; the notice is queued within the round (it never rejects). */
+  private async health(destination: string, name: string, ok: boolean, error: string | null): Promise<void> {
+    if (ok) {
+      this.failures.delete(destination);
+      if (this.failing.delete(destination)) await this.d.onHealth(destination, name, true, null);
+      return;
+    }
+    const n = (this.failures.get(destination) ?? 0) + 1;
+    this.failures.set(destination, n);
+    if (n >= this.o.failingAfter && !this.failing.has(destination)) {
+      this.failing.add(destination);
+      await this.d.onHealth(destination, name, false, error);
+    }
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
