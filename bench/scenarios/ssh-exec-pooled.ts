@@ -6,14 +6,11 @@
  * median of the rounds' p50s. Goals: pooled <= 1.2 x multiplexed, and >= 10 x faster than a new ssh.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { SshPool } from '../../src/adapters/ssh/index.js';
 import { startSshd, targetFor } from '../../test/fixtures/sshd.js';
 import { median, percentile, round, runIfMain, type Scenario } from '../lib.js';
-import { requireTool } from '../support/tools.js';
+import { sshClient } from '../support/ssh-mux.js';
 
 const ROUNDS = 7;
 const POOLED_PER_ROUND = 40;
@@ -24,17 +21,10 @@ const run$ = promisify(execFile);
 export const scenario: Scenario = {
   name: 'ssh-exec-pooled',
   async run() {
-    const ssh = requireTool(['/usr/bin/ssh'], 'openssh-client');
     const sshd = await startSshd();
     const pool = new SshPool();
-    const ctlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-mux-'));
-    const common = [
-      '-p', String(sshd.port), '-i', sshd.privateKeyPath,
-      '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
-      '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-o', 'LogLevel=ERROR',
-    ];
-    const dest = `${sshd.username}@127.0.0.1`;
-    const mux = ['-o', 'ControlMaster=auto', '-o', `ControlPath=${ctlDir}/%C`, '-o', 'ControlPersist=60', ...common];
+    const client = sshClient(sshd);
+    const { ssh, common, mux, dest } = client;
     const time = async (f: () => Promise<unknown>): Promise<number> => {
       const t0 = performance.now();
       await f();
@@ -44,8 +34,7 @@ export const scenario: Scenario = {
       const target = targetFor(sshd, 'key');
       // Untimed: the pool connects and authenticates; the first mux call starts the master.
       await pool.execOrThrow(target, 'true');
-      await run$(ssh, [...mux, dest, 'true'], { timeout: 15_000 });
-      await run$(ssh, [...mux, '-O', 'check', dest], { timeout: 15_000 });
+      await client.open();
 
       const rounds: Array<{ pooled: number[]; mux: number[]; fresh: number[] }> = [];
       for (let r = 0; r < ROUNDS; r++) {
@@ -85,8 +74,7 @@ export const scenario: Scenario = {
         },
       };
     } finally {
-      await run$(ssh, [...mux, '-O', 'exit', dest], { timeout: 15_000 }).catch(() => {});
-      fs.rmSync(ctlDir, { recursive: true, force: true });
+      await client.close();
       await pool.closeAll();
       await sshd.stop();
     }
