@@ -16,6 +16,41 @@ export interface ScenarioResult {
   details?: Record<string, unknown>;
 }
 
+/** The machine a run was measured on: figures from two machines are never compared blindly. */
+export interface MachineInfo {
+  cores: number;
+  cpu_model: string;
+  total_memory_mb: number;
+  node: string;
+  /** Median wall time of one spawn (fork+exec+wait) of `/bin/true` from node, over `spawn_runs`. */
+  spawn_true_ms: number;
+  spawn_runs: number;
+  /** 1-minute load average when measured: above the core count, the figures are the load's. */
+  loadavg_1m: number;
+}
+
+/** Cores, CPU, memory, Node version and the cost of starting a process, measured now. */
+export async function machineInfo(spawnRuns = 50): Promise<MachineInfo> {
+  const os = await import('node:os');
+  const { spawnSync } = await import('node:child_process');
+  const times: number[] = [];
+  for (let i = 0; i < spawnRuns; i++) {
+    const t0 = performance.now();
+    const r = spawnSync('/bin/true', { stdio: 'ignore' });
+    times.push(performance.now() - t0);
+    if (r.status !== 0) throw new Error(`/bin/true exited ${r.status}: ${r.error?.message ?? ''}`);
+  }
+  return {
+    cores: os.availableParallelism(),
+    cpu_model: os.cpus()[0]?.model.trim() ?? 'unknown',
+    total_memory_mb: Math.round(os.totalmem() / 2 ** 20),
+    node: process.version,
+    spawn_true_ms: round(median(times), 3),
+    spawn_runs: spawnRuns,
+    loadavg_1m: round(os.loadavg()[0], 2),
+  };
+}
+
 export interface Scenario {
   name: string;
   run(): Promise<ScenarioResult>;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScenarioResult } from './lib.js';
+import { type MachineInfo, machineInfo, type ScenarioResult } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 type Outcome = ScenarioResult | { error: string; pass: false };
@@ -53,6 +53,11 @@ async function main(): Promise<void> {
     process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}; known: ${names.join(', ')}\n`);
     process.exit(2);
   }
+  const machine = await machineInfo();
+  process.stdout.write(
+    `machine: ${machine.cores} cores, ${machine.cpu_model}, ${machine.total_memory_mb} MB, node ${machine.node}, ` +
+      `fork+exec /bin/true ${machine.spawn_true_ms} ms (median of ${machine.spawn_runs}), load ${machine.loadavg_1m}\n`,
+  );
   const scenarios: Record<string, Outcome> = {};
   for (const name of names) {
     if (only.length && !only.includes(name)) continue;
@@ -64,15 +69,20 @@ async function main(): Promise<void> {
     if ('error' in r) process.stdout.write(`ERROR ${r.error}\n`);
     else {
       process.stdout.write(
-        `${r.value} ${r.unit} (baseline ${r.baseline ?? '-'}, ratio ${r.ratio ?? '-'}, goal ${r.goal}) ${r.pass ? 'PASS' : 'FAIL'} [${secs} s]\n`,
+        `${r.value} ${r.unit} (baseline ${r.baseline ?? '-'}, ratio ${r.ratio ?? '-'}, goal ${r.goal}, rounds ${r.rounds ?? '?'}) ${r.pass ? 'PASS' : 'FAIL'} [${secs} s]\n`,
       );
     }
   }
   const dir = path.join(here, 'results');
   const file = path.join(dir, 'latest.json');
-  // Running a subset updates those scenarios and keeps the others' last figures.
-  const previous = only.length && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')).scenarios ?? {}) : {};
-  const out = { at: new Date().toISOString(), node: process.version, scenarios: { ...previous, ...scenarios } };
+  // Running a subset updates those scenarios and keeps the others' last figures. `machine` is this
+  // run's; when the kept figures were measured on another machine, that one stays as `earlier_machine`.
+  const before = only.length && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  const previous = before.scenarios ?? {};
+  const kept = Object.keys(previous).some((n) => !(n in scenarios));
+  const sameMachine = (m?: MachineInfo) => !!m && m.cores === machine.cores && m.cpu_model === machine.cpu_model && m.total_memory_mb === machine.total_memory_mb;
+  const earlier = kept && !sameMachine(before.machine) ? { earlier_machine: before.earlier_machine ?? before.machine ?? 'unrecorded' } : {};
+  const out = { at: new Date().toISOString(), node: process.version, machine, ...earlier, scenarios: { ...previous, ...scenarios } };
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);

@@ -110,6 +110,8 @@ async function run(): Promise<ScenarioResult> {
       ratio: null,
       goal: `p99 <= ${GOAL_MS} ms`,
       pass: timeouts === 0 && p99 <= GOAL_MS,
+      // One series of CHANGES measured changes: the p99 is over its samples, not a median of runs.
+      rounds: 1,
       details: {
         changes: CHANGES,
         p50_ms: round(percentile(total, 50), 3),

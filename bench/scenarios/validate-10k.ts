@@ -87,9 +87,9 @@ async function run(): Promise<ScenarioResult> {
       ratio: Number(ratio.toFixed(3)),
       goal: 'ratio <= 3',
       pass: ratio <= 3,
+      rounds: ROUNDS,
       details: {
         files: FILES,
-        rounds: ROUNDS,
         service_min_ms: Number(Math.min(...serviceMs).toFixed(1)),
         find_min_ms: Number(Math.min(...findMs).toFixed(1)),
         note: 'service = inject incl. auth and audit write, stats every file for size_bytes; find only reads d_type',

@@ -374,6 +374,7 @@ export const scenario: Scenario = {
         ratio: round(ratio, 2),
         goal: `<= ${RATIO_GOAL} (servers table from the service vs the same table from static JSON); JS gzip login <= ${LIMIT_KB.login} KB, push <= ${LIMIT_KB.push} KB; every page its own chunk`,
         pass: ratio <= RATIO_GOAL && weightPass,
+        rounds: RUNS,
         details: {
           servers: SERVERS,
           runs: RUNS,

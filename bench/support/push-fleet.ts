@@ -1,8 +1,9 @@
 /**
- * What the push benchmarks share: N loopback sshd targets (all logging in as the fixture's test
- * user, so each target gets its own directory under that home), a generated source tree in
- * staging, the product's push through the HTTP API, and the baselines it is compared with —
- * plain `rsync -a` and prsync, launched in parallel with the very same ssh options.
+ * What the push benchmarks share: N loopback sshd targets, each logging in as its own user (so a
+ * relative path lands in a different home on each, as on N real hosts), a generated source tree
+ * in staging, the product's push through the HTTP API, and the peers it is compared with — plain
+ * `rsync -a` per target launched in parallel, and one prsync over all targets — with the same ssh
+ * options as the product's rsync.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,25 +11,54 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { prepareRsyncSsh, type RsyncSsh } from '../../src/adapters/rsync/index.js';
 import { startSshd, targetFor, type SshdInstance } from '../../test/fixtures/sshd.js';
+import { median } from '../lib.js';
 import { api, type BenchApp } from './app.js';
+import { requireTool } from './tools.js';
 
 export interface Fleet {
   targets: SshdInstance[];
   /** ssh command lines (key auth, pinned host key) for the baselines, one per target. */
   ssh: RsyncSsh[];
+  /** An ssh_config naming target i `fleet-bench-i`, with the product's options, for prsync. */
+  sshConfig: string;
+  /** `<home of target i>/<name>`: the same relative directory on every target. */
+  dirs(name: string): string[];
   stop(): Promise<void>;
 }
 
+/**
+ * The options the product's rsync passes to ssh (src/adapters/rsync/rsync-transport.ts), as
+ * ssh_config lines; only the per-target ones (port, user, key) differ and go in Host blocks.
+ */
+const PRODUCT_SSH_OPTIONS = [
+  'StrictHostKeyChecking yes', 'GlobalKnownHostsFile /dev/null', 'CheckHostIP no', 'UpdateHostKeys no',
+  'IdentitiesOnly yes', 'IdentityAgent none', 'ConnectTimeout 10', 'ServerAliveInterval 15', 'ServerAliveCountMax 3',
+  'ControlMaster no', 'ControlPath none', 'ForwardAgent no', 'ForwardX11 no', 'LogLevel ERROR', 'BatchMode yes',
+  'PreferredAuthentications publickey', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
+];
+
 export async function startFleet(n: number): Promise<Fleet> {
   const targets: SshdInstance[] = [];
-  for (let i = 0; i < n; i++) targets.push(await startSshd());
+  for (let i = 0; i < n; i++) targets.push(await startSshd({ username: `fleetbench${i}` }));
   const ssh = await Promise.all(targets.map((t) => prepareRsyncSsh(targetFor(t, 'key'), { hostPublicKey: t.hostPublicKey })));
+  const cfgDir = fs.mkdtempSync('/tmp/fleet-bench-prsync-');
+  const knownHosts = path.join(cfgDir, 'known_hosts');
+  fs.writeFileSync(knownHosts, targets.map((t) => `[${t.host}]:${t.port} ${t.hostPublicKey}\n`).join(''), { mode: 0o600 });
+  const hosts = targets.map((t, i) =>
+    [`Host fleet-bench-${i}`, `  HostName ${t.host}`, `  Port ${t.port}`, `  User ${t.username}`, `  IdentityFile ${t.privateKeyPath}`].join('\n'),
+  );
+  const all = ['Host *', `  UserKnownHostsFile ${knownHosts}`, ...PRODUCT_SSH_OPTIONS.map((o) => `  ${o}`)].join('\n');
+  const sshConfig = path.join(cfgDir, 'ssh_config');
+  fs.writeFileSync(sshConfig, `${hosts.join('\n')}\n${all}\n`, { mode: 0o600 });
   return {
     targets,
     ssh,
+    sshConfig,
+    dirs: (name) => targets.map((t) => `${t.homeDir}/${name}`),
     async stop() {
       await Promise.all(ssh.map((s) => s.cleanup()));
       await Promise.all(targets.map((t) => t.stop()));
+      fs.rmSync(cfgDir, { recursive: true, force: true });
     },
   };
 }
@@ -59,45 +89,37 @@ export function settle(): void {
   execFileSync('sync');
 }
 
-export interface Pair {
-  api: number;
-  rsync: number;
-  order: 'rsync-first' | 'api-first';
+/** One round: each side's wall time in ms, and the order they ran in. */
+export interface Round {
+  ms: Record<string, number>;
+  order: string[];
 }
 
 /**
- * Runs both sides `rounds` times, alternating which goes first (the second of two back-to-back
- * runs measurably profits from the first), and settling the disk before each.
+ * Runs every side `rounds` times, rotating which goes first (the second of two back-to-back
+ * runs measurably profits from the first). Before each side: `before(side)` (e.g. removing that
+ * side's previous copy, so every side pays for its own deletion and none for another's), then a
+ * disk settle.
  */
-export async function alternate(
-  rounds: number,
-  before: () => void,
-  base: () => Promise<number>,
-  product: () => Promise<number>,
-): Promise<Pair[]> {
-  const pairs: Pair[] = [];
+export async function rotate(rounds: number, before: (side: string) => void, sides: Record<string, () => Promise<number>>): Promise<Round[]> {
+  const names = Object.keys(sides);
+  const out: Round[] = [];
   for (let r = 0; r < rounds; r++) {
-    before();
-    settle();
-    let b: number;
-    let p: number;
-    if (r % 2 === 0) {
-      b = await base();
+    const order = names.map((_, i) => names[(i + r) % names.length]);
+    const ms: Record<string, number> = {};
+    for (const name of order) {
+      before(name);
       settle();
-      p = await product();
-    } else {
-      p = await product();
-      settle();
-      b = await base();
+      ms[name] = await sides[name]();
     }
-    pairs.push({ api: p, rsync: b, order: r % 2 === 0 ? 'rsync-first' : 'api-first' });
+    out.push({ ms, order });
   }
-  return pairs;
+  return out;
 }
 
-/** Total product time over total baseline time: with balanced orders, the order effect cancels. */
-export function ratioOfSums(pairs: Pair[]): number {
-  return pairs.reduce((n, x) => n + x.api, 0) / pairs.reduce((n, x) => n + x.rsync, 0);
+/** Median over rounds of `a`'s time over `b`'s in the same round: paired, so load drifts cancel. */
+export function pairedRatio(rounds: Round[], a: string, b: string): number {
+  return median(rounds.map((r) => r.ms[a] / r.ms[b]));
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
@@ -125,43 +147,15 @@ export async function plainRsync(fleet: Fleet, src: string, dests: string[]): Pr
 }
 
 /**
- * Wall time of prsync (Debian's `parallel-rsync`): one invocation per target, all at once,
- * because every loopback target shares one home directory and prsync sends all hosts to one
- * remote path. Null when prsync is not installed (and cannot be, without root).
+ * Wall time of one prsync (Debian's `parallel-rsync`) over all targets at once (`-p` = targets),
+ * into `dir` relative to each target's home, through `fleet.sshConfig`.
  */
-export async function prsync(fleet: Fleet, src: string, dests: string[]): Promise<number | null> {
-  const bin = ensurePrsync();
-  if (!bin) return null;
+export async function prsync(fleet: Fleet, src: string, dir: string): Promise<number> {
+  const bin = requireTool(['/usr/bin/parallel-rsync', '/usr/bin/prsync'], 'pssh');
+  const hosts = fleet.targets.map((_, i) => `fleet-bench-${i}`).join(' ');
   const t0 = performance.now();
-  await Promise.all(
-    fleet.targets.map((t, i) => {
-      // prsync adds `-e "ssh -p PORT ..."` itself; our options go in through -S (its ssh args).
-      const sshOpts = fleet.ssh[i].sshCommand.split("' '").map((w) => w.replaceAll("'", '')).slice(1);
-      const withoutPort = sshOpts.filter((w, j) => !(w === '-p' || sshOpts[j - 1] === '-p'));
-      return run(bin, ['-a', '-p', '1', '-H', `${t.username}@${t.host}:${t.port}`, '-S', withoutPort.join(' '), `${src}/`, `${dests[i]}/`], fleet.ssh[i].env);
-    }),
-  );
+  await run(bin, ['-a', '-t', '0', '-p', String(fleet.targets.length), '-H', hosts, '-S', `-F ${fleet.sshConfig}`, `${src}/`, `${dir}/`]);
   return performance.now() - t0;
-}
-
-let prsyncBin: string | null | undefined;
-function ensurePrsync(): string | null {
-  if (prsyncBin !== undefined) return prsyncBin;
-  const find = () => ['/usr/bin/parallel-rsync', '/usr/bin/prsync'].find((p) => fs.existsSync(p)) ?? null;
-  prsyncBin = find();
-  if (!prsyncBin && process.getuid?.() === 0) {
-    try {
-      execFileSync('sh', ['-c', 'apt-get install -y pssh || (apt-get update && apt-get install -y pssh)'], {
-        stdio: 'ignore',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-        timeout: 300_000,
-      });
-    } catch {
-      // reported as unavailable
-    }
-    prsyncBin = find();
-  }
-  return prsyncBin;
 }
 
 /** Registers one server per target, each with its own target directory. */
