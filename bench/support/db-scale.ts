@@ -1,0 +1,180 @@
+/**
+ * Shared parts of the database-scale scenarios (alert-history-1m, fleet-10k): a temporary
+ * PostgreSQL database (unreachable = a loud failure, never a skip), and side-by-side p95s of the
+ * service over HTTP against its own queries run through Kysely in this process, one client at a
+ * time and with several concurrent clients, over a few alternating rounds (medians kept).
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { Agent, request } from 'undici';
+import { median, percentile, round } from '../lib.js';
+import type { ChildApp } from './child-app.js';
+
+const TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'];
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** BENCH_DATABASE_URL when set, else a fresh database on 127.0.0.1:5432 that `drop` removes. */
+export async function temporaryPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  const name = `fleet_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } catch (err) {
+    throw new Error(`PostgreSQL at 127.0.0.1:5432 is needed (or BENCH_DATABASE_URL): ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await admin.end().catch(() => {});
+  }
+  return {
+    url: ADMIN_URL.replace(/\/postgres$/, `/${name}`),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** One measured operation: an HTTP path for the service, a function running the same queries for the peer. */
+export interface Case {
+  path: string;
+  peer: () => Promise<unknown>;
+}
+
+export interface CaseResult {
+  service_p95_ms: number;
+  peer_p95_ms: number;
+  ratio: number;
+  service_p50_ms: number;
+  peer_p50_ms: number;
+}
+
+/** p95 over `runs` calls of `op` made by `clients` concurrent loops (each call timed on its own). */
+async function timeLoop(op: () => Promise<unknown>, clients: number, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  let left = runs;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (left-- > 0) {
+        const t0 = performance.now();
+        await op();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  return times;
+}
+
+/**
+ * For each case and each round: the service's p95 (HTTP, `clients` connections), then the peer's
+ * (the same queries through Kysely here, `clients` concurrent callers). The figures kept are the
+ * medians over the rounds; ratio = service p95 / peer p95.
+ */
+export async function compare(
+  app: ChildApp,
+  cases: Record<string, Case>,
+  opts: { clients: number; runs: number; rounds: number },
+): Promise<Record<string, CaseResult>> {
+  const headers = { authorization: `Bearer ${app.token}` };
+  const dispatcher = new Agent({ connections: opts.clients, pipelining: 1 });
+  const out: Record<string, CaseResult> = {};
+  try {
+    for (const [name, c] of Object.entries(cases)) {
+      const get = async () => {
+        const res = await request(app.url + c.path, { headers, dispatcher });
+        const body = await res.body.arrayBuffer();
+        if (res.statusCode !== 200) throw new Error(`${c.path}: HTTP ${res.statusCode} ${Buffer.from(body).toString().slice(0, 300)}`);
+        // The client reads what it was sent, as the console does.
+        JSON.parse(Buffer.from(body).toString('utf8'));
+      };
+      const warm = Math.max(3, opts.clients);
+      await timeLoop(get, opts.clients, warm);
+      await timeLoop(c.peer, opts.clients, warm);
+      const s = { p95: [] as number[], p50: [] as number[] };
+      const p = { p95: [] as number[], p50: [] as number[] };
+      for (let r = 0; r < opts.rounds; r++) {
+        const st = await timeLoop(get, opts.clients, opts.runs);
+        const pt = await timeLoop(c.peer, opts.clients, opts.runs);
+        s.p95.push(percentile(st, 95));
+        s.p50.push(percentile(st, 50));
+        p.p95.push(percentile(pt, 95));
+        p.p50.push(percentile(pt, 50));
+      }
+      const sp95 = median(s.p95);
+      const pp95 = median(p.p95);
+      out[name] = {
+        service_p95_ms: round(sp95, 3),
+        peer_p95_ms: round(pp95, 3),
+        ratio: round(sp95 / pp95, 2),
+        service_p50_ms: round(median(s.p50), 3),
+        peer_p50_ms: round(median(p.p50), 3),
+      };
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  return out;
+}
+
+export function worstRatio(results: Record<string, CaseResult>): number {
+  return Math.max(...Object.values(results).map((r) => r.ratio));
+}
+
+export interface Combination {
+  worst_ratio: number;
+  cases: Record<string, CaseResult>;
+}
+
+/** `compare` once per client count ("1 client", "8 clients"), with the worst ratio of each. */
+export async function compareByClients(
+  app: ChildApp,
+  cases: Record<string, Case>,
+  opts: { clients: number[]; runs: number; rounds: number },
+): Promise<{ worst_ratio: number; by_clients: Record<string, Combination> }> {
+  const by: Record<string, Combination> = {};
+  for (const clients of opts.clients) {
+    const res = await compare(app, cases, { clients, runs: opts.runs, rounds: opts.rounds });
+    by[`${clients} client${clients > 1 ? 's' : ''}`] = { worst_ratio: worstRatio(res), cases: res };
+  }
+  return { worst_ratio: Math.max(...Object.values(by).map((c) => c.worst_ratio)), by_clients: by };
+}
+
+/**
+ * `rows` alert rows over `days` days up to `now`, spread over servers 1..`servers` and the five
+ * types (about 4 in 9 recoveries), generated inside the database in one statement: the triggers
+ * keep the daily counters as they do for the engine's inserts.
+ */
+export async function seedAlerts(handle: DatabaseHandle, rows: number, servers: number, days: number, now: number): Promise<void> {
+  const startMs = now - days * 86_400_000;
+  const span = days * 86_400_000;
+  const type = sql.raw(`CASE (j * 7) % 5 ${TYPES.map((t, i) => `WHEN ${i} THEN '${t}'`).join(' ')} END`);
+  const cols = sql`server_id, server_name, alert_type, value, is_recovery, created_at`;
+  if (handle.dialect === 'postgres') {
+    await sql`INSERT INTO alert_log (${cols})
+      SELECT 1 + (j * 7919) % ${servers}, 'srv-' || (1 + (j * 7919) % ${servers}), t,
+        CASE WHEN t = 'offline' THEN NULL ELSE 50 + j % 50 END, CASE WHEN (j / 2) % 9 < 4 THEN 1 ELSE 0 END,
+        to_char(to_timestamp((${startMs}::float8 + floor(j::float8 / ${rows} * ${span})) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      FROM (SELECT j, ${type} AS t FROM generate_series(0::bigint, ${rows - 1}::bigint) AS j) g`.execute(handle.db);
+  } else {
+    await sql`WITH RECURSIVE n(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM n WHERE j < ${rows - 1}),
+      g(j, t) AS (SELECT j, ${type} FROM n)
+      INSERT INTO alert_log (${cols})
+      SELECT 1 + (j * 7919) % ${servers}, 'srv-' || (1 + (j * 7919) % ${servers}), t,
+        CASE WHEN t = 'offline' THEN NULL ELSE 50 + j % 50 END, CASE WHEN (j / 2) % 9 < 4 THEN 1 ELSE 0 END,
+        strftime('%Y-%m-%dT%H:%M:%fZ', (${startMs} + (j * ${span}) / ${rows}) / 1000.0, 'unixepoch')
+      FROM g`.execute(handle.db);
+  }
+}
+
+/** What autovacuum / a routine ANALYZE does after a bulk import (statistics, PostgreSQL's visibility map). */
+export async function analyze(handle: DatabaseHandle): Promise<void> {
+  if (handle.dialect === 'postgres') await sql`VACUUM ANALYZE`.execute(handle.db);
+  else {
+    await sql`ANALYZE`.execute(handle.db);
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(handle.db);
+  }
+}
