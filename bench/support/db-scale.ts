@@ -43,6 +43,8 @@ export async function temporaryPostgres(): Promise<{ url: string; drop: () => Pr
 export interface Case {
   path: string;
   peer: () => Promise<unknown>;
+  /** Calls per round when fewer than the scenario's (a case of seconds per call). */
+  runs?: number;
 }
 
 export interface CaseResult {
@@ -69,6 +71,34 @@ async function timeLoop(op: () => Promise<unknown>, clients: number, runs: numbe
   return times;
 }
 
+/** A GET of the service as the console makes it: authenticated, the JSON answer read and parsed. */
+function httpGet(app: ChildApp, path: string, dispatcher: Agent): () => Promise<void> {
+  const headers = { authorization: `Bearer ${app.token}` };
+  return async () => {
+    const res = await request(app.url + path, { headers, dispatcher });
+    const body = await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`${path}: HTTP ${res.statusCode} ${Buffer.from(body).toString().slice(0, 300)}`);
+    JSON.parse(Buffer.from(body).toString('utf8'));
+  };
+}
+
+/**
+ * The p95 of an authenticated request that reads one row (GET /api/auth/me): what any request
+ * costs on this machine over loopback HTTP, to read a case's service − peer difference against.
+ */
+async function floorP95(app: ChildApp, clients: number, runs: number, rounds: number): Promise<number> {
+  const dispatcher = new Agent({ connections: clients, pipelining: 1 });
+  try {
+    const get = httpGet(app, '/api/auth/me', dispatcher);
+    await timeLoop(get, clients, Math.max(3, clients));
+    const p95s: number[] = [];
+    for (let r = 0; r < rounds; r++) p95s.push(percentile(await timeLoop(get, clients, runs), 95));
+    return round(median(p95s), 3);
+  } finally {
+    await dispatcher.close();
+  }
+}
+
 /**
  * For each case and each round: the service's p95 (HTTP, `clients` connections), then the peer's
  * (the same queries through Kysely here, `clients` concurrent callers). The figures kept are the
@@ -79,26 +109,19 @@ export async function compare(
   cases: Record<string, Case>,
   opts: { clients: number; runs: number; rounds: number },
 ): Promise<Record<string, CaseResult>> {
-  const headers = { authorization: `Bearer ${app.token}` };
   const dispatcher = new Agent({ connections: opts.clients, pipelining: 1 });
   const out: Record<string, CaseResult> = {};
   try {
     for (const [name, c] of Object.entries(cases)) {
-      const get = async () => {
-        const res = await request(app.url + c.path, { headers, dispatcher });
-        const body = await res.body.arrayBuffer();
-        if (res.statusCode !== 200) throw new Error(`${c.path}: HTTP ${res.statusCode} ${Buffer.from(body).toString().slice(0, 300)}`);
-        // The client reads what it was sent, as the console does.
-        JSON.parse(Buffer.from(body).toString('utf8'));
-      };
-      const warm = Math.max(3, opts.clients);
+      const get = httpGet(app, c.path, dispatcher);
+      const warm = Math.min(c.runs ?? opts.runs, Math.max(3, opts.clients));
       await timeLoop(get, opts.clients, warm);
       await timeLoop(c.peer, opts.clients, warm);
       const s = { p95: [] as number[], p50: [] as number[] };
       const p = { p95: [] as number[], p50: [] as number[] };
       for (let r = 0; r < opts.rounds; r++) {
-        const st = await timeLoop(get, opts.clients, opts.runs);
-        const pt = await timeLoop(c.peer, opts.clients, opts.runs);
+        const st = await timeLoop(get, opts.clients, c.runs ?? opts.runs);
+        const pt = await timeLoop(c.peer, opts.clients, c.runs ?? opts.runs);
         s.p95.push(percentile(st, 95));
         s.p50.push(percentile(st, 50));
         p.p95.push(percentile(pt, 95));
@@ -126,6 +149,8 @@ export function worstRatio(results: Record<string, CaseResult>): number {
 
 export interface Combination {
   worst_ratio: number;
+  /** p95 of GET /api/auth/me with as many clients: the HTTP + authentication floor of any request here. */
+  http_floor_p95_ms: number;
   cases: Record<string, CaseResult>;
 }
 
@@ -138,7 +163,8 @@ export async function compareByClients(
   const by: Record<string, Combination> = {};
   for (const clients of opts.clients) {
     const res = await compare(app, cases, { clients, runs: opts.runs, rounds: opts.rounds });
-    by[`${clients} client${clients > 1 ? 's' : ''}`] = { worst_ratio: worstRatio(res), cases: res };
+    const floor = await floorP95(app, clients, opts.runs, opts.rounds);
+    by[`${clients} client${clients > 1 ? 's' : ''}`] = { worst_ratio: worstRatio(res), http_floor_p95_ms: floor, cases: res };
   }
   return { worst_ratio: Math.max(...Object.values(by).map((c) => c.worst_ratio)), by_clients: by };
 }
