@@ -100,6 +100,7 @@ async function onBackend(env: Record<string, string>) {
   const app = await startChildApp('serve-app.ts', env);
   try {
     const seedSeconds = await seed(app.databaseUrl!);
+    process.stderr.write(`seeded in ${round(seedSeconds, 1)} s\n`);
     const handle = createDatabase(app.databaseUrl!);
     try {
       // A bad date in a case must fail here, not be timed as an error.

@@ -129,6 +129,8 @@ export async function compare(
       }
       const sp95 = median(s.p95);
       const pp95 = median(p.p95);
+      // Progress on stderr: a full run takes minutes.
+      process.stderr.write(`${opts.clients} client(s) ${name}: service p95 ${round(sp95, 2)} ms, peer p95 ${round(pp95, 2)} ms\n`);
       out[name] = {
         service_p95_ms: round(sp95, 3),
         peer_p95_ms: round(pp95, 3),
