@@ -102,8 +102,8 @@ function cases(db: DatabaseHandle['db']): Record<string, Case> {
           retries.countByStatus().then(() => retries.listByStatus('failed', 5)),
         ]),
     },
-    // Every server with its 30 newest readings (300,000 points): a second or more a call, so
-    // 8 calls a round (with 8 clients: all at once).
+    // Every server with its 30 newest readings (300,000 points): seconds a call on a loaded
+    // machine, so one round of 8 calls (with 8 clients: all at once).
     monitoring: { path: '/api/agent/metrics?points=30', peer: () => Promise.all([points.servers(), points.recent(30)]), runs: 8 },
   };
 }

@@ -43,7 +43,7 @@ export async function temporaryPostgres(): Promise<{ url: string; drop: () => Pr
 export interface Case {
   path: string;
   peer: () => Promise<unknown>;
-  /** Calls per round when fewer than the scenario's (a case of seconds per call). */
+  /** For a case of seconds per call: this many calls in one round (and one warm-up call). */
   runs?: number;
 }
 
@@ -114,12 +114,13 @@ export async function compare(
   try {
     for (const [name, c] of Object.entries(cases)) {
       const get = httpGet(app, c.path, dispatcher);
-      const warm = Math.min(c.runs ?? opts.runs, Math.max(3, opts.clients));
+      const warm = c.runs ? 1 : Math.max(3, opts.clients);
+      const rounds = c.runs ? 1 : opts.rounds;
       await timeLoop(get, opts.clients, warm);
       await timeLoop(c.peer, opts.clients, warm);
       const s = { p95: [] as number[], p50: [] as number[] };
       const p = { p95: [] as number[], p50: [] as number[] };
-      for (let r = 0; r < opts.rounds; r++) {
+      for (let r = 0; r < rounds; r++) {
         const st = await timeLoop(get, opts.clients, c.runs ?? opts.runs);
         const pt = await timeLoop(c.peer, opts.clients, c.runs ?? opts.runs);
         s.p95.push(percentile(st, 95));

@@ -21,6 +21,7 @@ import * as m0020 from './20261126T1801-foreign-keys.js';
 import * as m0021 from './20261126T1802-schedule-claim-token.js';
 import * as m0022 from './20261126T1803-push-cancel-requests.js';
 import * as m0023 from './20261126T1805-run-leases.js';
+import * as m0024 from './20261127T0103-scale-indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T1802-schedule-claim-token': m0021,
   '20261126T1803-push-cancel-requests': m0022,
   '20261126T1805-run-leases': m0023,
+  '20261127T0103-scale-indexes': m0024,
 };
