@@ -23,6 +23,7 @@ import * as m0022 from './20261126T1803-push-cancel-requests.js';
 import * as m0023 from './20261126T1805-run-leases.js';
 import * as m0024 from './20261127T0101-notification-channels.js';
 import * as m0025 from './20261127T0102-notification-outbox.js';
+import * as m0026 from './20261127T0103-scale-indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T1805-run-leases': m0023,
   '20261127T0101-notification-channels': m0024,
   '20261127T0102-notification-outbox': m0025,
+  '20261127T0103-scale-indexes': m0026,
 };

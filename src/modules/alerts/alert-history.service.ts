@@ -20,13 +20,26 @@ export interface AlertHistoryDeps {
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 
+/** The repository filter a list or export query stands for (dates as whole Asia/Shanghai days). */
+export function historyFilter(q: HistoryQuery): AlertFilter {
+  const f: AlertFilter = {};
+  if (q.server_id !== undefined) f.serverId = q.server_id;
+  if (q.type) f.type = q.type;
+  if (q.is_recovery !== undefined && q.is_recovery !== '') f.isRecovery = TRUE_WORDS.has(q.is_recovery.toLowerCase());
+  if (q.status === 'active') f.isRecovery = false;
+  else if (q.status === 'recovered') f.isRecovery = true;
+  if (q.date_from) f.from = parseDateBound(q.date_from, 'from', 'date_from');
+  if (q.date_to) f.to = parseDateBound(q.date_to, 'to', 'date_to');
+  return f;
+}
+
 export class AlertHistoryService {
   constructor(private readonly d: AlertHistoryDeps) {}
 
   async list(q: HistoryQuery): Promise<HistoryPage> {
     const limit = q.per_page ?? q.limit ?? 50;
     const offset = q.page !== undefined ? (q.page - 1) * limit : (q.offset ?? 0);
-    const filter = this.filter(q);
+    const filter = historyFilter(q);
     const [total, rows] = await Promise.all([this.d.repo.count(filter), this.d.repo.list(filter, limit, offset)]);
     return {
       items: await this.entries(rows),
@@ -41,7 +54,7 @@ export class AlertHistoryService {
 
   /** The filtered history as CSV chunks; a bad filter throws here, before anything is sent. */
   exportCsv(q: HistoryQuery): AsyncGenerator<string> {
-    return alertCsv(this.d.repo, this.filter(q));
+    return alertCsv(this.d.repo, historyFilter(q));
   }
 
   async stats(days = 7): Promise<Stats> {
@@ -91,18 +104,6 @@ export class AlertHistoryService {
       top_server: topServers[0]?.server_name ?? null,
       daily_types: dailyTypes.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.alert_type < b.alert_type ? -1 : 1)),
     };
-  }
-
-  private filter(q: HistoryQuery): AlertFilter {
-    const f: AlertFilter = {};
-    if (q.server_id !== undefined) f.serverId = q.server_id;
-    if (q.type) f.type = q.type;
-    if (q.is_recovery !== undefined && q.is_recovery !== '') f.isRecovery = TRUE_WORDS.has(q.is_recovery.toLowerCase());
-    if (q.status === 'active') f.isRecovery = false;
-    else if (q.status === 'recovered') f.isRecovery = true;
-    if (q.date_from) f.from = parseDateBound(q.date_from, 'from', 'date_from');
-    if (q.date_to) f.to = parseDateBound(q.date_to, 'to', 'date_to');
-    return f;
   }
 
   private async entries(rows: AlertRow[]): Promise<AlertEntry[]> {

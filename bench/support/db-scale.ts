@@ -1,0 +1,209 @@
+/**
+ * Shared parts of the database-scale scenarios (alert-history-1m, fleet-10k): a temporary
+ * PostgreSQL database (unreachable = a loud failure, never a skip), and side-by-side p95s of the
+ * service over HTTP against its own queries run through Kysely in this process, one client at a
+ * time and with several concurrent clients, over a few alternating rounds (medians kept).
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { Agent, request } from 'undici';
+import { median, percentile, round } from '../lib.js';
+import type { ChildApp } from './child-app.js';
+
+const TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'];
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** BENCH_DATABASE_URL when set, else a fresh database on 127.0.0.1:5432 that `drop` removes. */
+export async function temporaryPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  const name = `fleet_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } catch (err) {
+    throw new Error(`PostgreSQL at 127.0.0.1:5432 is needed (or BENCH_DATABASE_URL): ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await admin.end().catch(() => {});
+  }
+  return {
+    url: ADMIN_URL.replace(/\/postgres$/, `/${name}`),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** One measured operation: an HTTP path for the service, a function running the same queries for the peer. */
+export interface Case {
+  path: string;
+  peer: () => Promise<unknown>;
+  /** For a case of seconds per call: this many calls in one round (and one warm-up call). */
+  runs?: number;
+}
+
+export interface CaseResult {
+  service_p95_ms: number;
+  peer_p95_ms: number;
+  ratio: number;
+  service_p50_ms: number;
+  peer_p50_ms: number;
+}
+
+/** p95 over `runs` calls of `op` made by `clients` concurrent loops (each call timed on its own). */
+async function timeLoop(op: () => Promise<unknown>, clients: number, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  let left = runs;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (left-- > 0) {
+        const t0 = performance.now();
+        await op();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  return times;
+}
+
+/** A GET of the service as the console makes it: authenticated, the JSON answer read and parsed. */
+function httpGet(app: ChildApp, path: string, dispatcher: Agent): () => Promise<void> {
+  const headers = { authorization: `Bearer ${app.token}` };
+  return async () => {
+    const res = await request(app.url + path, { headers, dispatcher });
+    const body = await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`${path}: HTTP ${res.statusCode} ${Buffer.from(body).toString().slice(0, 300)}`);
+    JSON.parse(Buffer.from(body).toString('utf8'));
+  };
+}
+
+/**
+ * The p95 of an authenticated request that reads one row (GET /api/auth/me): what any request
+ * costs on this machine over loopback HTTP, to read a case's service − peer difference against.
+ */
+async function floorP95(app: ChildApp, clients: number, runs: number, rounds: number): Promise<number> {
+  const dispatcher = new Agent({ connections: clients, pipelining: 1 });
+  try {
+    const get = httpGet(app, '/api/auth/me', dispatcher);
+    await timeLoop(get, clients, Math.max(3, clients));
+    const p95s: number[] = [];
+    for (let r = 0; r < rounds; r++) p95s.push(percentile(await timeLoop(get, clients, runs), 95));
+    return round(median(p95s), 3);
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/**
+ * For each case and each round: the service's p95 (HTTP, `clients` connections), then the peer's
+ * (the same queries through Kysely here, `clients` concurrent callers). The figures kept are the
+ * medians over the rounds; ratio = service p95 / peer p95.
+ */
+export async function compare(
+  app: ChildApp,
+  cases: Record<string, Case>,
+  opts: { clients: number; runs: number; rounds: number },
+): Promise<Record<string, CaseResult>> {
+  const dispatcher = new Agent({ connections: opts.clients, pipelining: 1 });
+  const out: Record<string, CaseResult> = {};
+  try {
+    for (const [name, c] of Object.entries(cases)) {
+      const get = httpGet(app, c.path, dispatcher);
+      const warm = c.runs ? 1 : Math.max(3, opts.clients);
+      const rounds = c.runs ? 1 : opts.rounds;
+      await timeLoop(get, opts.clients, warm);
+      await timeLoop(c.peer, opts.clients, warm);
+      const s = { p95: [] as number[], p50: [] as number[] };
+      const p = { p95: [] as number[], p50: [] as number[] };
+      for (let r = 0; r < rounds; r++) {
+        const st = await timeLoop(get, opts.clients, c.runs ?? opts.runs);
+        const pt = await timeLoop(c.peer, opts.clients, c.runs ?? opts.runs);
+        s.p95.push(percentile(st, 95));
+        s.p50.push(percentile(st, 50));
+        p.p95.push(percentile(pt, 95));
+        p.p50.push(percentile(pt, 50));
+      }
+      const sp95 = median(s.p95);
+      const pp95 = median(p.p95);
+      // Progress on stderr: a full run takes minutes.
+      process.stderr.write(`${opts.clients} client(s) ${name}: service p95 ${round(sp95, 2)} ms, peer p95 ${round(pp95, 2)} ms\n`);
+      out[name] = {
+        service_p95_ms: round(sp95, 3),
+        peer_p95_ms: round(pp95, 3),
+        ratio: round(sp95 / pp95, 2),
+        service_p50_ms: round(median(s.p50), 3),
+        peer_p50_ms: round(median(p.p50), 3),
+      };
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  return out;
+}
+
+export function worstRatio(results: Record<string, CaseResult>): number {
+  return Math.max(...Object.values(results).map((r) => r.ratio));
+}
+
+export interface Combination {
+  worst_ratio: number;
+  /** p95 of GET /api/auth/me with as many clients: the HTTP + authentication floor of any request here. */
+  http_floor_p95_ms: number;
+  cases: Record<string, CaseResult>;
+}
+
+/** `compare` once per client count ("1 client", "8 clients"), with the worst ratio of each. */
+export async function compareByClients(
+  app: ChildApp,
+  cases: Record<string, Case>,
+  opts: { clients: number[]; runs: number; rounds: number },
+): Promise<{ worst_ratio: number; by_clients: Record<string, Combination> }> {
+  const by: Record<string, Combination> = {};
+  for (const clients of opts.clients) {
+    const res = await compare(app, cases, { clients, runs: opts.runs, rounds: opts.rounds });
+    const floor = await floorP95(app, clients, opts.runs, opts.rounds);
+    by[`${clients} client${clients > 1 ? 's' : ''}`] = { worst_ratio: worstRatio(res), http_floor_p95_ms: floor, cases: res };
+  }
+  return { worst_ratio: Math.max(...Object.values(by).map((c) => c.worst_ratio)), by_clients: by };
+}
+
+/**
+ * `rows` alert rows over `days` days up to `now`, spread over servers 1..`servers` and the five
+ * types (about 4 in 9 recoveries), generated inside the database in one statement: the triggers
+ * keep the daily counters as they do for the engine's inserts.
+ */
+export async function seedAlerts(handle: DatabaseHandle, rows: number, servers: number, days: number, now: number): Promise<void> {
+  const startMs = now - days * 86_400_000;
+  const span = days * 86_400_000;
+  const type = sql.raw(`CASE (j * 7) % 5 ${TYPES.map((t, i) => `WHEN ${i} THEN '${t}'`).join(' ')} END`);
+  const cols = sql`server_id, server_name, alert_type, value, is_recovery, created_at`;
+  if (handle.dialect === 'postgres') {
+    await sql`INSERT INTO alert_log (${cols})
+      SELECT 1 + (j * 7919) % ${servers}, 'srv-' || (1 + (j * 7919) % ${servers}), t,
+        CASE WHEN t = 'offline' THEN NULL ELSE 50 + j % 50 END, CASE WHEN (j / 2) % 9 < 4 THEN 1 ELSE 0 END,
+        to_char(to_timestamp((${startMs}::float8 + floor(j::float8 / ${rows} * ${span})) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      FROM (SELECT j, ${type} AS t FROM generate_series(0::bigint, ${rows - 1}::bigint) AS j) g`.execute(handle.db);
+  } else {
+    await sql`WITH RECURSIVE n(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM n WHERE j < ${rows - 1}),
+      g(j, t) AS (SELECT j, ${type} FROM n)
+      INSERT INTO alert_log (${cols})
+      SELECT 1 + (j * 7919) % ${servers}, 'srv-' || (1 + (j * 7919) % ${servers}), t,
+        CASE WHEN t = 'offline' THEN NULL ELSE 50 + j % 50 END, CASE WHEN (j / 2) % 9 < 4 THEN 1 ELSE 0 END,
+        strftime('%Y-%m-%dT%H:%M:%fZ', (${startMs} + (j * ${span}) / ${rows}) / 1000.0, 'unixepoch')
+      FROM g`.execute(handle.db);
+  }
+}
+
+/** What autovacuum / a routine ANALYZE does after a bulk import (statistics, PostgreSQL's visibility map). */
+export async function analyze(handle: DatabaseHandle): Promise<void> {
+  if (handle.dialect === 'postgres') await sql`VACUUM ANALYZE`.execute(handle.db);
+  else {
+    await sql`ANALYZE`.execute(handle.db);
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(handle.db);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The newest N readings of every server, read per server through the (server_id, at) index
+ * (LATERAL on PostgreSQL, a correlated probe on SQLite): oldest first, ties on the time broken by
+ * insertion order as the newest-first LIMIT does, servers with fewer readings whole, deleted
+ * servers' readings left out.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../../src/db/migrate.js';
+import { HeartbeatPointsRepository, type PointRow } from '../../../src/modules/agent/heartbeat-points.repository.js';
+import { freshDb, type Cleanup } from '../../db/fresh-db.js';
+import { dbKinds } from '../../helpers/targets.js';
+
+describe.each(dbKinds())('heartbeat points repository on %s', (kind) => {
+  const cleanups: Cleanup[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('returns each server its newest points, oldest first, ties by insertion order', async () => {
+    const h = await freshDb(kind, cleanups);
+    await migrateToLatest(h.db);
+    const at = '2026-03-10T04:00:00.000Z';
+    const ids: number[] = [];
+    for (const name of ['a', 'b', 'c']) {
+      const row = await h.db
+        .insertInto('servers')
+        .values({ name, host: `${name}.test`, port: 22, username: 'root', auth_type: 'key', tags: '[]', created_at: at, updated_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(Number(row.id));
+    }
+    const [a, b, c] = ids;
+    const point = (server_id: number, second: number, cpu: number): PointRow => ({
+      server_id,
+      at: `2026-03-10T04:00:${String(second).padStart(2, '0')}.000Z`,
+      cpu,
+      mem: 1,
+      disk: 2,
+      load: null,
+      drift_s: 0,
+      version: null,
+    });
+    const repo = new HeartbeatPointsRepository(h.db);
+    // a: five readings, the last three sharing one time (a burst flushed together); b: one; c: none.
+    await repo.insert([point(a, 1, 10), point(a, 2, 20), point(a, 3, 30), point(b, 5, 50), point(a, 3, 31), point(a, 3, 32)]);
+    const cpus = (rows: PointRow[], server: number) => rows.filter((r) => r.server_id === server).map((r) => r.cpu);
+
+    const three = await repo.recent(3);
+    expect(cpus(three, a)).toEqual([30, 31, 32]);
+    expect(cpus(three, b)).toEqual([50]);
+    expect(cpus(three, c)).toEqual([]);
+    const two = await repo.recent(2);
+    expect(cpus(two, a)).toEqual([31, 32]);
+    const four = await repo.recent(4);
+    expect(cpus(four, a)).toEqual([20, 30, 31, 32]);
+    expect(four[0]).toEqual(point(a, 2, 20));
+    // Grouped by server, each oldest first.
+    expect(four.map((r) => r.server_id)).toEqual([a, a, a, a, b]);
+  });
+});
