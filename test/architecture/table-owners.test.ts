@@ -35,6 +35,7 @@ const OWNERS: Record<string, string> = {
   push_events: 'modules/push',
   push_target_claims: 'modules/push',
   notification_channels: 'modules/notification-channels',
+  notification_outbox: 'platform/notifications',
 };
 
 /** Columns of `servers` that hold credentials (see SERVER_SECRET_COLUMNS in the servers module). */

@@ -135,9 +135,3 @@ export const URL_FIELDS: Record<ChannelType, readonly string[]> = {
   slack: ['webhook_url'],
   discord: ['webhook_url'],
 };
-
-/**
- * Channels whose provider renders Markdown; the others get plain text (email and the bot get HTML).
- * Feishu is not one: its custom bots' `post` text elements show text as is.
- */
-export const MARKDOWN_CHANNELS: ReadonlySet<ChannelType> = new Set(['dingtalk', 'wecom', 'serverchan', 'pushplus', 'ntfy', 'gotify', 'slack', 'discord']);

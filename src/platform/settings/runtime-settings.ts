@@ -27,6 +27,14 @@ export class RuntimeSettings {
   private readonly listeners = new Set<Listener>();
   /** When this worker last had each key from the database (read, written, or told of a change). */
   private readonly readAt = new Map<string, number>();
+  /**
+   * Orders this worker's own writes against a re-read of every setting: a write that lands while
+   * the re-read's query runs is newer than the row it returns. A counter, not the clock: in the
+   * same millisecond a queued re-read of an older value and the resync looked equally fresh, and
+   * the resync kept the older value (one read-back in 20 failed).
+   */
+  private seq = 0;
+  private readonly writtenSeq = new Map<string, number>();
   private readonly rereads = new Map<string, Promise<void>>();
   private loadedAt = 0;
   private unsubscribe: Unsubscribe | null = null;
@@ -77,12 +85,12 @@ export class RuntimeSettings {
 
   /**
    * Re-reads every setting and applies (and tells listeners of) each one that differs. Queued
-   * with remote changes; a key this worker wrote or re-read after the read began keeps its newer
+   * with remote changes; a key this worker wrote after the read began keeps its newer
    * copy. Resolves to the keys that changed; a database failure leaves the copy in memory.
    */
   resync(): Promise<string[]> {
     const run = async (): Promise<string[]> => {
-      const startedAt = Date.now();
+      const startSeq = this.seq;
       let rows: Awaited<ReturnType<SettingsRepository['all']>>;
       try {
         rows = await this.repo.all();
@@ -90,7 +98,7 @@ export class RuntimeSettings {
         this.log.warn({ err }, 'could not re-read settings; keeping the copy in memory');
         return [];
       }
-      const fresher = (key: string) => (this.readAt.get(key) ?? 0) >= startedAt;
+      const fresher = (key: string) => (this.writtenSeq.get(key) ?? 0) > startSeq;
       const changed: string[] = [];
       const seen = new Set<string>();
       for (const r of rows) {
@@ -174,12 +182,14 @@ export class RuntimeSettings {
   /** Stores, applies locally at once and announces the change to the other workers. */
   async set(key: string, value: string | null): Promise<void> {
     const row = await this.repo.upsert(key, value);
+    this.writtenSeq.set(key, ++this.seq);
     this.apply(key, value, row.updated_at);
     await this.announce(key);
   }
 
   async delete(key: string): Promise<void> {
     await this.repo.delete(key);
+    this.writtenSeq.set(key, ++this.seq);
     this.readAt.set(key, Date.now());
     this.values.delete(key);
     this.stamps.delete(key);

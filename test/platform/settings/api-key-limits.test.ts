@@ -22,6 +22,7 @@ const ADMIN_VALUES: Record<string, string> = {
   login_allowed_ips: '203.0.113.5',
   login_subscription_url: 'https://allow.example.com/list.txt',
   login_subscription_ips: '198.51.100.9',
+  notify_allow_private_targets: 'false',
 };
 
 const REFUSED = { detail: 'This action needs an administrator login, not the API key', code: 'api_key_refused' };
