@@ -1,29 +1,33 @@
 /**
- * Notification channels against a loopback stand-in for the provider: a channel is added through
- * the form built from its type's schema (private targets allowed for the loopback fake), its test
- * message reaches the fake, a channel the provider refuses shows the provider's own error text,
- * the enable switch saves at once and delete asks first. Light and dark, both widths, and zh-CN.
- *
- * The journey uses a messenger-bot channel: it is the type this build can already send through
- * (the other types' senders come with the notification platform; at merge, the same steps apply
- * to a webhook channel).
+ * Notification channels against loopback stand-ins for the provider: a signed webhook channel is
+ * added through the form built from its type's schema (private targets allowed for the loopback
+ * fake), its test message reaches the fake with a valid `X-Signature`, a channel the provider
+ * refuses shows the provider's own error text, the enable switch saves at once and delete asks
+ * first. Light and dark, both widths, and zh-CN.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson, startFakeServer } from '../platform/settings/fake-http.js';
+import { startFakeWebhook } from '../helpers/fake-providers/index.js';
+import { startFakeServer } from '../platform/settings/fake-http.js';
 import { expectAccessible, mainHeading } from './support/browser.js';
 import { en, t, zhCN } from './support/console-text.js';
 import { setupE2E, WIDTHS } from './support/e2e.js';
 
-/** The provider refuses any bot whose token contains "refused", as a real one does an unknown chat. */
-const provider = await startFakeServer((req, res) => {
-  if (req.url.includes('refused')) return sendJson(res, 400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
-  return sendJson(res, 200, { ok: true, result: { message_id: 1 } });
+const SECRET = 'e2e-webhook-signing-secret';
+/** Checks the path and the body's HMAC signature as the webhook channel documents it. */
+const hook = await startFakeWebhook({ secret: SECRET });
+/** A receiver that refuses every message, in its own words. */
+const refusing = await startFakeServer((_req, res) => {
+  res.writeHead(403, { 'content-type': 'text/plain' });
+  res.end('hook disabled by its owner');
 });
-afterAll(() => provider.close());
+afterAll(async () => {
+  await hook.close();
+  await refusing.close();
+});
 
 const e2e = setupE2E();
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
-const sent = (token: string) => provider.requests.filter((r) => r.url === `/bot${token}/sendMessage`).map((r) => JSON.parse(r.body) as { chat_id: string; text: string });
+const sentFor = (name: string) => hook.received.filter((r) => r.body.includes(name));
 
 beforeAll(async () => {
   const token = await e2e.svc.login();
@@ -39,27 +43,25 @@ describe.each(WIDTHS)('notification channels at %s', (viewport) => {
     await eventually(() => mainHeading(page).textContent()).toBe(t(en, 'channels.title'));
     await expectAccessible(page);
 
-    const name = `ops-bot-${viewport}`;
-    const TOKEN = `${viewport === 'phone' ? 2 : 1}00:channel-${viewport}`;
+    const name = `ops-hook-${viewport}`;
     await page.getByRole('button', { name: t(en, 'channels.add') }).first().click();
     const form = page.getByRole('dialog', { name: t(en, 'channels.add') });
     await form.getByRole('combobox', { name: t(en, 'channels.type'), exact: true }).click();
-    await page.getByRole('option', { name: t(en, 'channels.types.messenger') }).click();
+    await page.getByRole('option', { name: t(en, 'channels.types.webhook') }).click();
     await form.getByRole('textbox', { name: t(en, 'channels.name'), exact: true }).fill(name);
-    await form.getByRole('textbox', { name: t(en, 'channels.fields.api_base') }).fill(provider.url);
-    await form.getByRole('textbox', { name: t(en, 'channels.fields.bot_token') }).fill(TOKEN);
-    await form.getByRole('textbox', { name: t(en, 'channels.fields.chat_id') }).fill('-100777');
+    await form.getByRole('textbox', { name: t(en, 'channels.fields.url') }).fill(`${hook.url}/hook`);
+    await form.getByLabel(t(en, 'channels.fields.secret')).fill(SECRET);
     await form.getByRole('checkbox', { name: t(en, 'channels.eventNames.alert_cpu') }).check();
     await expectAccessible(page);
     await form.getByRole('button', { name: t(en, 'common.save') }).click();
     await form.waitFor({ state: 'detached' });
-    // The list shows the channel, never its token.
+    // The list shows the channel, never its secret.
     await page.getByRole('button', { name: t(en, 'channels.sendTestNamed', { name }) }).waitFor();
-    expect(await page.content()).not.toContain(TOKEN);
+    expect(await page.content()).not.toContain(SECRET);
 
     await page.getByRole('button', { name: t(en, 'channels.sendTestNamed', { name }) }).click();
-    await eventually(() => sent(TOKEN).length).toBe(1);
-    expect(sent(TOKEN)[0].chat_id).toBe('-100777');
+    await eventually(() => sentFor(name).length).toBe(1);
+    expect(hook.problems).toEqual([]);
     const row = page.getByRole('listitem').filter({ hasText: name });
     await eventually(() => row.getByTestId('channel-test-result').textContent()).toMatch(/^Delivered in \d+ ms$/);
 
@@ -67,13 +69,13 @@ describe.each(WIDTHS)('notification channels at %s', (viewport) => {
     const token = await e2e.svc.login();
     const bad = `refused-${viewport}`;
     const created = await e2e.svc.api('POST', '/api/notification-channels', {
-      type: 'messenger', name: bad, config: { api_base: provider.url, bot_token: '300:refused', chat_id: '1' }, events: [],
+      type: 'webhook', name: bad, config: { url: `${refusing.url}/hook`, method: 'POST', body_format: 'json' }, events: [],
     }, { token });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await page.reload();
     await page.getByRole('button', { name: t(en, 'channels.sendTestNamed', { name: bad }) }).click();
     const badRow = page.getByRole('listitem').filter({ hasText: bad });
-    await eventually(() => badRow.getByTestId('channel-test-result').textContent()).toBe(t(en, 'channels.testFailed', { detail: 'Bad Request: chat not found' }));
+    await eventually(() => badRow.getByTestId('channel-test-result').textContent()).toBe(t(en, 'channels.testFailed', { detail: 'HTTP 403: hook disabled by its owner' }));
     await expectAccessible(page);
 
     // The switch saves at once.
