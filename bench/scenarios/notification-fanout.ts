@@ -4,16 +4,13 @@
  * ROUNDS rounds (a new server each round, so no dedup), against a bare `fetch` to the same 10
  * fakes in parallel. Goal: ratio <= 2. Second figure: heartbeat-ingest p99 (one server in ten
  * alerting or recovering with each heartbeat) while the 10 channels answer only after 5 s, against the same load with no
- * channel: goal within ±10 %. The app runs in-process with an in-memory channel source and an
- * undici-posting notifier (until the channels module and the webhook adapter are merged, then
- * the real webhook channel replaces it).
+ * channel: goal within ±10 %. The app runs in-process; the 10 channels are real webhook channels
+ * created through the API (private targets allowed for the loopback fakes), delivered through
+ * the outbox by the service's own webhook adapter.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import type { NotificationMessage, Notifier } from '../../src/adapters/notifiers/notifier.js';
-import { NotifierError } from '../../src/adapters/notifiers/notifier.js';
-import type { ChannelSource, DeliverableChannel } from '../../src/platform/notifications/channel-contract.js';
 import { median, percentile, round, runIfMain, type Scenario } from '../lib.js';
 import { api, startBenchApp, type BenchApp } from '../support/app.js';
 
@@ -55,29 +52,14 @@ async function fake(delayMs: number, onTitle: (title: string) => void): Promise<
   };
 }
 
-function postingNotifier(channel: DeliverableChannel): Notifier {
-  const name = `webhook:${channel.id}`;
-  return {
-    channel: name,
-    async send(m: NotificationMessage) {
-      const res = await request(String(channel.config.url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title: m.title, text: m.text, kind: m.kind }),
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-      });
-      await res.body.dump();
-      if (res.statusCode >= 300) throw new NotifierError(name, `HTTP ${res.statusCode}`);
-    },
-  };
-}
-
-function source(urls: string[]): ChannelSource {
-  const channels: DeliverableChannel[] = urls.map((url, i) => ({
-    id: i + 1, name: `hook-${i + 1}`, type: 'webhook', config: { url }, events: ['alert_cpu', 'recovery_cpu'], tags: [],
-  }));
-  return { deliverable: async () => channels, byId: async (id) => channels.find((c) => c.id === id) ?? null };
+/** The 10 fakes as webhook channels subscribed to CPU alerts and recoveries, through the API. */
+async function addChannels(app: BenchApp, urls: string[]): Promise<void> {
+  await api(app, 'PUT', '/api/settings/notify_allow_private_targets', { value: 'true' });
+  for (const [i, url] of urls.entries()) {
+    await api(app, 'POST', '/api/notification-channels', {
+      type: 'webhook', name: `hook-${i + 1}`, config: { url, method: 'POST', body_format: 'json' }, events: ['alert_cpu', 'recovery_cpu'],
+    });
+  }
 }
 
 async function monitoredServers(app: BenchApp, n: number, prefix: string): Promise<string[]> {
@@ -109,11 +91,9 @@ async function fanout(): Promise<{ ours: number[]; bare: number[] }> {
   const fakes = await Promise.all(Array.from({ length: CHANNELS }, () => fake(0, onTitle)));
   // 45 alerts in a few seconds would hit the 20/min per-channel limit (by design: excess waits);
   // this figure is the delivery path itself, so the limit is raised here.
-  const app = await startBenchApp(
-    {},
-    { notificationChannels: { channels: source(fakes.map((f) => f.url)), createNotifier: postingNotifier, delivery: { ratePerMinute: 100_000 } } },
-  );
+  const app = await startBenchApp({}, { notificationChannels: { delivery: { ratePerMinute: 100_000 } } });
   try {
+    await addChannels(app, fakes.map((f) => f.url));
     await api(app, 'PUT', '/api/settings/cpu_alert_threshold', { value: '80' });
     const tokens = await monitoredServers(app, ROUNDS + 5, 'fan');
     const ours: number[] = [];
@@ -142,9 +122,9 @@ async function fanout(): Promise<{ ours: number[]; bare: number[] }> {
 /** Heartbeat latencies under a load where every heartbeat opens or closes a CPU alert. */
 async function ingest(slowChannels: boolean): Promise<number[]> {
   const fakes = slowChannels ? await Promise.all(Array.from({ length: CHANNELS }, () => fake(5_000, () => {}))) : [];
-  const parts = slowChannels ? { channels: source(fakes.map((f) => f.url)), createNotifier: postingNotifier } : undefined;
-  const app = await startBenchApp({}, { notificationChannels: parts });
+  const app = await startBenchApp();
   try {
+    if (slowChannels) await addChannels(app, fakes.map((f) => f.url));
     await api(app, 'PUT', '/api/settings/cpu_alert_threshold', { value: '80' });
     const tokens = await monitoredServers(app, INGEST_CONCURRENCY * 20, slowChannels ? 'slow' : 'none');
     const times: number[] = [];
@@ -203,7 +183,7 @@ export const scenario: Scenario = {
         ingest_heartbeats: INGEST_HEARTBEATS,
         ingest_alerting_share: 1 / ALERT_EVERY,
         channels: CHANNELS,
-        setup: 'app in-process (SQLite, memory cache), 10 loopback fakes, undici-posting webhook stand-in',
+        setup: 'app in-process (SQLite, memory cache), 10 webhook channels (the service\'s adapter) to loopback fakes',
         baseline: 'Promise.all of 10 fetch POSTs to the same fakes',
       },
     };

@@ -23,6 +23,8 @@ import { IdempotencyService } from '../platform/idempotency/idempotency.service.
 import { Metrics } from '../platform/metrics/metrics.js';
 import { createNotifier, createNotifierDeps } from '../adapters/notifiers/channel-types.js';
 import { systemResolver } from '../core/network.js';
+import { GUARDED_TIMEOUT_MS } from '../adapters/http/guarded-request.js';
+import { PinnedAgents } from '../adapters/http/pinned-agents.js';
 import { NotificationService } from '../platform/notifications/notification.service.js';
 import type { ChannelSource, DeliverableChannel } from '../platform/notifications/channel-contract.js';
 import type { Notifier } from '../adapters/notifiers/notifier.js';
@@ -113,6 +115,9 @@ export async function buildPlatform(
   closers.push(() => events.stop());
   const metrics = new Metrics();
   const outbox = new OutboxRepository(handle.db);
+  // Channels that deliver often keep their connection (the target is still checked every time).
+  const channelAgents = new PinnedAgents({ connectTimeoutMs: GUARDED_TIMEOUT_MS });
+  closers.push(() => channelAgents.close());
   // The channels themselves are connected once the channels module is built (compose.ts).
   const notifications = new NotificationService({
     settings, secrets, apiBase: config.messengerApiBase, log, metrics, outbox, owner: newLeaseOwner(),
@@ -121,7 +126,10 @@ export async function buildPlatform(
     createChannelNotifier:
       channelParts.createNotifier ??
       ((channel) =>
-        createNotifier(channel, createNotifierDeps({ resolve: systemResolver, allowPrivate: settings.getBool('notify_allow_private_targets') }))),
+        createNotifier(
+          channel,
+          createNotifierDeps({ resolve: systemResolver, allowPrivate: settings.getBool('notify_allow_private_targets'), agents: channelAgents }),
+        )),
     delivery: channelParts.delivery,
   });
   closers.push(() => notifications.stopDelivery());

@@ -8,6 +8,7 @@
  * bypass the check). Error messages never contain the URL: webhook keys live in paths and queries.
  */
 import type { HostResolver } from '../../core/network.js';
+import type { PinnedAgents } from './pinned-agents.js';
 import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, resolveHost } from './pinned-target.js';
 
 export const GUARDED_TIMEOUT_MS = 10_000;
@@ -54,6 +55,8 @@ export interface GuardedRequestOptions {
   timeoutMs?: number;
   maxBytes?: number;
   userAgent?: string;
+  /** Keep-alive agents shared by every request the service makes to channels; without it, one connection per request. */
+  agents?: PinnedAgents;
 }
 
 /** Ranges never worth connecting to, even with private targets allowed. */
@@ -98,9 +101,11 @@ export function createGuardedRequest(o: GuardedRequestOptions): GuardedRequest {
     const timer = setTimeout(() => ac.abort(), timeoutMs);
     timer.unref();
     let agent: Awaited<ReturnType<typeof pinnedAgent>> | undefined;
+    let address: string | undefined;
+    let failed = true;
     try {
-      const address = await checkedAddress(url.hostname, o, ac.signal);
-      agent = await pinnedAgent(address, timeoutMs);
+      address = await checkedAddress(url.hostname, o, ac.signal);
+      agent = o.agents ? await o.agents.get(address) : await pinnedAgent(address, timeoutMs);
       const { request } = await loadUndici();
       const res = await request(url, {
         method: (init.method ?? 'POST') as 'POST',
@@ -132,6 +137,7 @@ export function createGuardedRequest(o: GuardedRequestOptions): GuardedRequest {
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      failed = false;
       return { status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8') };
     } catch (err) {
       if (err instanceof GuardedRequestError) throw err;
@@ -141,7 +147,9 @@ export function createGuardedRequest(o: GuardedRequestOptions): GuardedRequest {
       throw new GuardedRequestError('network', `request failed: ${code}`);
     } finally {
       clearTimeout(timer);
-      agent?.destroy().catch(() => {});
+      // A kept agent stays open for the next send to this address, unless this one failed.
+      if (!o.agents) agent?.destroy().catch(() => {});
+      else if (failed && address) o.agents.drop(address);
     }
   };
 }

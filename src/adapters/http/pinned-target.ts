@@ -76,10 +76,14 @@ export function pinnedLookup(address: string) {
  */
 export const loadUndici = () => import('undici');
 
-/** A one-connection undici agent that connects to `address` whatever host the URL names. */
-export async function pinnedAgent(address: string, connectTimeoutMs: number): Promise<Agent> {
+/**
+ * An undici agent that connects to `address` whatever host the URL names: one connection per
+ * origin for a single request, or a few kept alive when the agent is reused (`PinnedAgents`).
+ */
+export async function pinnedAgent(address: string, connectTimeoutMs: number, o: { keepAlive?: boolean } = {}): Promise<Agent> {
   const { Agent } = await loadUndici();
-  return new Agent({ connect: { lookup: pinnedLookup(address) as never, timeout: connectTimeoutMs }, connections: 1, pipelining: 0 });
+  const connect = { lookup: pinnedLookup(address) as never, timeout: connectTimeoutMs };
+  return new Agent(o.keepAlive ? { connect, connections: 8, keepAliveTimeout: 10_000 } : { connect, connections: 1, pipelining: 0 });
 }
 
 export function withSignal<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -6,6 +6,7 @@
 import { Value } from 'typebox/value';
 import type { HostResolver } from '../../core/network.js';
 import { GUARDED_TIMEOUT_MS, createGuardedRequest } from '../http/guarded-request.js';
+import type { PinnedAgents } from '../http/pinned-agents.js';
 import { createBarkNotifier } from './bark.js';
 import { CHANNEL_CONFIGS, type ChannelConfig, type ChannelType } from './channel-configs.js';
 import type { NotifierDeps } from './channel-http.js';
@@ -36,10 +37,11 @@ export function createNotifierDeps(o: {
   timeoutMs?: number;
   now?: () => number;
   smtpTls?: NotifierDeps['smtpTls'];
+  agents?: PinnedAgents;
 }): NotifierDeps {
   const timeoutMs = o.timeoutMs ?? GUARDED_TIMEOUT_MS;
   return {
-    request: createGuardedRequest({ resolve: o.resolve, allowPrivate: o.allowPrivate, timeoutMs }),
+    request: createGuardedRequest({ resolve: o.resolve, allowPrivate: o.allowPrivate, timeoutMs, agents: o.agents }),
     resolve: o.resolve,
     allowPrivate: o.allowPrivate,
     timeoutMs,

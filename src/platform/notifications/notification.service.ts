@@ -56,6 +56,7 @@ export interface NotificationServiceDeps {
 }
 
 export const DEDUP_WINDOW_MS = 10 * 60_000;
+const ROUND_SNAPSHOT_MS = 200;
 
 export class NotificationService {
   readonly delivery: OutboxDelivery;
@@ -63,6 +64,7 @@ export class NotificationService {
   private channels: ChannelSource;
   private readonly now: () => number;
   private deliveringHere = false;
+  private snapshot: { at: number; channels: Promise<DeliverableChannel[]> } | null = null;
 
   constructor(private readonly d: NotificationServiceDeps) {
     this.createNotifier = d.createNotifier ?? ((t) => createMessengerNotifier(t));
@@ -208,6 +210,23 @@ export class NotificationService {
     return this.createNotifier({ apiBase: this.d.apiBase, token: creds.token, chatId: creds.chatId, channel: creds.channel });
   }
 
+  /**
+   * The enabled channels for a delivery round: its destinations resolve at once, so one read (and
+   * one decryption of each channel) serves them all instead of one per destination. A change to
+   * a channel reaches delivery within ROUND_SNAPSHOT_MS.
+   */
+  private roundChannels(): Promise<DeliverableChannel[]> {
+    const now = Date.now();
+    if (!this.snapshot || now - this.snapshot.at > ROUND_SNAPSHOT_MS) {
+      const channels = this.channels.deliverable();
+      this.snapshot = { at: now, channels };
+      channels.catch(() => {
+        if (this.snapshot?.channels === channels) this.snapshot = null;
+      });
+    }
+    return this.snapshot.channels;
+  }
+
   /** The notifier for a destination as configured now; null when it is gone or unconfigured. */
   private async resolve(destination: string): Promise<Destination | null> {
     if (destination === 'messenger' || destination === 'messenger_offline') {
@@ -216,7 +235,7 @@ export class NotificationService {
     }
     const id = Number(destination.slice('channel:'.length));
     // Only an enabled channel still gets its queued rows (one disabled since is not sent to).
-    const channel = (await this.channels.deliverable()).find((c) => c.id === id);
+    const channel = (await this.roundChannels()).find((c) => c.id === id);
     if (!channel || !this.d.createChannelNotifier) return null;
     return { notifier: this.d.createChannelNotifier(channel), name: channel.name };
   }
