@@ -9,7 +9,7 @@
  * 5,000/s with p99 <= 20 ms. `details.per_hook_us` is where the time goes (a CPU-profiled run).
  */
 import autocannon from 'autocannon';
-import { round, runIfMain, type Scenario } from '../lib.js';
+import { median, round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp, type ChildApp } from '../support/child-app.js';
 import { loadChild, profiledRun, summarizeRounds, type Loaded, type Side } from '../support/peer-rounds.js';
 
@@ -51,7 +51,11 @@ export async function fleet(url: string, token: string, count = SERVERS): Promis
 
 let failure: string | null = null;
 
-function load(url: string, tokens: string[], duration: number): Promise<autocannon.Result> {
+const HEARTBEAT = '/api/agent/heartbeat';
+/** serve-bare.ts's reference route: the bare route plus the product's framework stack, no product code. */
+const BARE_STACK = '/bare-stack/heartbeat';
+
+function load(url: string, tokens: string[], duration: number, path = HEARTBEAT): Promise<autocannon.Result> {
   let i = 0;
   return autocannon({
     url,
@@ -61,7 +65,7 @@ function load(url: string, tokens: string[], duration: number): Promise<autocann
     requests: [
       {
         method: 'POST',
-        path: '/api/agent/heartbeat',
+        path,
         setupRequest: (req) => {
           const token = tokens[i++ % tokens.length];
           const r = i % 100;
@@ -80,10 +84,10 @@ function load(url: string, tokens: string[], duration: number): Promise<autocann
 }
 
 /** A warm-up (JIT, token cache, the first status-changing writes), then the measured load. */
-export async function measure(child: ChildApp, tokens: string[]): Promise<Loaded> {
-  await load(child.url, tokens, 2);
+export async function measure(child: ChildApp, tokens: string[], path = HEARTBEAT): Promise<Loaded> {
+  await load(child.url, tokens, 2, path);
   try {
-    return await loadChild(child, () => load(child.url, tokens, DURATION_S));
+    return await loadChild(child, () => load(child.url, tokens, DURATION_S, path));
   } catch (err) {
     throw new Error(`${(err as Error).message} (first: ${failure})`);
   }
@@ -105,6 +109,7 @@ export const scenario: Scenario = {
     const svc = await startChildApp('serve-app.ts');
     const bare = await startChildApp('serve-bare.ts');
     const rounds: Array<{ app: Side; bare: Side }> = [];
+    const stack: Side[] = [];
     let written: number;
     try {
       const tokens = await fleet(svc.url, svc.token);
@@ -117,6 +122,7 @@ export const scenario: Scenario = {
           const b = side(await measure(bare, tokens));
           rounds.push({ bare: b, app: side(await measure(svc, tokens)) });
         }
+        stack.push(side(await measure(bare, tokens, BARE_STACK)));
       }
       written = await serversWritten(svc);
     } finally {
@@ -140,6 +146,13 @@ export const scenario: Scenario = {
       details: {
         ...s.details,
         per_hook_us: perHook,
+        // What the framework stack costs with no product code at all: compare CPU per request
+        // (req/s swings with the load generator). Its ratio to bare is the ceiling of this one.
+        bare_with_product_stack: {
+          rps: round(median(stack.map((x) => x.rps)), 0),
+          cpu_us_per_req: median(stack.map((x) => x.cpu_us_per_req)),
+          cpu_ratio_to_bare: round((s.details.bare_cpu_us_per_req as number) / median(stack.map((x) => x.cpu_us_per_req)), 3),
+        },
         per_hook_servers: PROFILED_SERVERS,
         servers: SERVERS,
         servers_written: written,

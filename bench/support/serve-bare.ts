@@ -1,10 +1,13 @@
 /**
  * The baseline for per-request benchmarks, in its own process and started and stopped like
  * `serve-app.ts`: a bare Fastify POST route (JSON body parsed, `{ ok: true }` answered), a bare
- * GET route answering an admin-shaped object, and that route with the security headers.
+ * GET route answering an admin-shaped object, and that route with the security headers; and, as
+ * a reference only, the POST route with the product's framework stack (see below).
  */
 import Fastify from 'fastify';
 import { buildSecurityHeaders } from '../../src/http/security-headers.js';
+import { installValidation } from '../../src/http/validation.js';
+import { HeartbeatBody, HeartbeatOk } from '../../src/modules/agent/agent.schemas.js';
 
 const ADMIN = { id: 1, username: 'admin', totp_enabled: false, created_at: '2026-01-01T00:00:00.000Z' };
 const securityHeaders = buildSecurityHeaders();
@@ -15,6 +18,18 @@ app.get('/bare', async () => ADMIN);
 // Not a baseline: the same route plus the product's twelve security headers, to show what
 // sending them costs by itself (the share of the gap no hook can remove).
 app.get('/bare-secure', { onRequest: (_req, reply, done) => done(void reply.headers(securityHeaders)) }, async () => ADMIN);
+// Not a baseline either: the heartbeat route with what the product's framework stack adds and no
+// product code (the product's body validator and schema, the response schema, the twelve
+// security headers): the ceiling of the heartbeat ratio before any token check or write.
+installValidation(app);
+app.post(
+  '/bare-stack/heartbeat',
+  {
+    schema: { body: HeartbeatBody, response: { 200: HeartbeatOk } },
+    onRequest: (_req, reply, done) => done(void reply.headers(securityHeaders)),
+  },
+  async () => ({ ok: true as const }),
+);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
 process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid })}\n`);

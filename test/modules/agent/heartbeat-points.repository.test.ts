@@ -25,12 +25,25 @@ describe.each(dbKinds())('heartbeat points repository on %s', (kind) => {
     const repo = new HeartbeatPointsRepository(h.db);
     const count = async () => Number((await sql<{ n: number }>`SELECT COUNT(*) AS n FROM agent_heartbeats`.execute(h.db)).rows[0].n);
 
-    await repo.insert(points(1_200)); // three chunks of at most 500
+    await repo.insert(points(1_200)); // statements of 512, 512, 128, 32 and 16 rows
     expect(await count()).toBe(1_200);
 
     const bad = points(1_200);
     bad[1_150] = { ...bad[1_150], cpu: null as unknown as number }; // NOT NULL: the third chunk fails
     await expect(repo.insert(bad)).rejects.toThrow();
     expect(await count()).toBe(1_200);
+  });
+
+  it('binds every value to its own column, for each statement size', async () => {
+    const h = await freshDb(kind, cleanups);
+    await migrateToLatest(h.db);
+    const repo = new HeartbeatPointsRepository(h.db);
+    // 515 rows: statements of 512, 2 and 1; every column differs from its neighbours in each row.
+    const sent: PointRow[] = points(515).map((p, i) => ({
+      ...p, cpu: i % 100, mem: (i * 3) % 100, disk: (i * 7) % 100, load: i % 2 ? i / 4 : null, drift_s: 5 - i, version: i % 3 ? `1.${i}` : null,
+    }));
+    await repo.insert(sent);
+    const rows = await sql<PointRow>`SELECT server_id, at, cpu, mem, disk, load, drift_s, version FROM agent_heartbeats ORDER BY at`.execute(h.db);
+    expect(rows.rows.map((r) => ({ ...r, server_id: Number(r.server_id), cpu: Number(r.cpu), mem: Number(r.mem), disk: Number(r.disk), load: r.load === null ? null : Number(r.load), drift_s: Number(r.drift_s) }))).toEqual(sent);
   });
 });
