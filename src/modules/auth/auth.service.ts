@@ -76,10 +76,15 @@ export class AuthService {
       // Whatever did not count as a failure above (a right answer, a database error) is no failure.
       await slot.release();
     }
-    await this.d.guard.clearUser(input.username);
-    await this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id });
+    // Independent writes, all finished before the answer: the lockout count, the audit row and
+    // the new refresh family (whose tokens are signed meanwhile) go out together.
+    const [, , pair] = await Promise.all([
+      this.d.guard.clearUser(input.username),
+      this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id }),
+      this.d.sessions.start(admin),
+    ]);
     this.consumeFirstRun(admin.username);
-    return this.d.sessions.start(admin);
+    return pair;
   }
 
   /** The path of the initial password file while it exists: all the login page of a fresh install needs. */

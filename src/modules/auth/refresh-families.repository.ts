@@ -1,19 +1,19 @@
 /** Refresh token families: one row per login, naming the one refresh token that may be used next. */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { nowIso } from '../../core/time.js';
 import type { Database, RefreshFamilyRow } from '../../db/types.js';
 
 export class RefreshFamiliesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** A new login: its family id, with `jti` as the refresh token that may be used next. */
-  async create(adminId: number, jti: string): Promise<RefreshFamilyRow> {
-    return this.db
+  /**
+   * A new login's family `id` (chosen by the caller, so its tokens can be signed while the row is
+   * written), with `jti` as the refresh token that may be used next.
+   */
+  async create(family: { id: string; adminId: number; jti: string; createdAt: string }): Promise<void> {
+    await this.db
       .insertInto('refresh_families')
-      .values({ id: randomUUID(), admin_id: adminId, current_jti: jti, created_at: nowIso() })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .values({ id: family.id, admin_id: family.adminId, current_jti: family.jti, created_at: family.createdAt })
+      .execute();
   }
 
   find(id: string): Promise<RefreshFamilyRow | undefined> {

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../core/actor.js';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { nowIso } from '../../core/time.js';
 import type { AdminRow, RefreshFamilyRow } from '../../db/types.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
@@ -20,6 +21,11 @@ import type { TokenPair, TokenService } from './tokens.js';
 export const SESSION_MAX_AGE_SETTING = 'session_max_age_days';
 export const DEFAULT_SESSION_MAX_AGE_DAYS = 30;
 const DAY_MS = 86_400_000;
+/**
+ * How often (per process) a login also deletes the families past the age cap. They are refused by
+ * age anyway, so this only keeps the table small; once per login was a DELETE on every login.
+ */
+const PRUNE_EVERY_MS = 10 * 60_000;
 const INVALID = 'Invalid or expired refresh token';
 
 export interface RefreshSessionsDeps {
@@ -32,15 +38,29 @@ export interface RefreshSessionsDeps {
 }
 
 export class RefreshSessions {
+  private nextPruneAt = 0;
+
   constructor(private readonly d: RefreshSessionsDeps) {}
 
-  /** After a successful login: a new family and its first token pair. */
+  /**
+   * After a successful login: a new family and its first token pair. The pair is signed (on the
+   * thread pool) while the row is written; it is returned only once the row is in the database.
+   */
   async start(admin: AdminRow): Promise<TokenPair> {
-    const jti = randomUUID();
-    const family = await this.d.families.create(admin.id, jti);
-    // Families past the age cap can never be used again; clearing them here keeps the table small.
-    await this.d.families.pruneCreatedBefore(new Date(Date.now() - this.maxAgeMs()).toISOString());
-    return this.d.tokens.issuePair(admin, { family: family.id, refreshJti: jti, endsAt: this.endsAt(family) });
+    const family = { id: randomUUID(), adminId: admin.id, jti: randomUUID(), createdAt: nowIso() };
+    const [, pair] = await Promise.all([
+      this.d.families.create(family),
+      this.d.tokens.issuePair(admin, { family: family.id, refreshJti: family.jti, endsAt: this.endsAt({ created_at: family.createdAt }) }),
+    ]);
+    await this.pruneNowAndThen();
+    return pair;
+  }
+
+  private async pruneNowAndThen(): Promise<void> {
+    const now = Date.now();
+    if (now < this.nextPruneAt) return;
+    this.nextPruneAt = now + PRUNE_EVERY_MS;
+    await this.d.families.pruneCreatedBefore(new Date(now - this.maxAgeMs()).toISOString());
   }
 
   /** `POST /api/auth/refresh`: the allowlist first (as for login), then the token, then its family. */
@@ -96,7 +116,7 @@ export class RefreshSessions {
   }
 
   /** When the login's session ends (unix seconds), under the current setting. */
-  private endsAt(family: RefreshFamilyRow): number {
+  private endsAt(family: Pick<RefreshFamilyRow, 'created_at'>): number {
     return Math.floor((Date.parse(family.created_at) + this.maxAgeMs()) / 1000);
   }
 }
