@@ -41,7 +41,10 @@ export function withinBudget(value: unknown, budget: number): boolean {
 /** `compile()` run on the first call of the returned function, whose calls it then serves. */
 export function compileOnFirstCall<A extends unknown[], R>(compile: () => (...args: A) => R): (...args: A) => R {
   let compiled: ((...args: A) => R) | null = null;
-  return (...args) => (compiled ??= compile())(...args);
+  return (...args) => {
+    compiled ??= compile();
+    return compiled(...args);
+  };
 }
 
 type SerializerBuilder = (externalSchemas: unknown, options: unknown) => FastifySerializerCompiler<unknown>;
