@@ -19,7 +19,7 @@ import { installInputGuard } from './http/input-guard.js';
 import { lazyChildLoggerFactory, logOptions, RequestLogController } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
 import { buildSecurityHeaders, docsCsp, installSecurityHeaders } from './http/security-headers.js';
-import { installValidation } from './http/validation.js';
+import { installSerialization, installValidation } from './http/validation.js';
 import { errorCodesMarkdown } from './core/error-codes.js';
 import type { ProcessRole } from './platform/process-role.js';
 
@@ -95,6 +95,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   // First of all hooks, so that refusals by the later ones carry the headers too.
   installSecurityHeaders(app, securityHeaders);
   installValidation(app);
+  installSerialization(app);
   installErrorHandling(app, await installConsole(app, opts.consoleDir === undefined ? defaultConsoleDir() : opts.consoleDir));
   installAuthHook(app, { auth: root.services.auth });
   installInputGuard(app);

@@ -4,8 +4,9 @@
  * traditional PEM form it can. Error texts never quote key material.
  */
 import crypto from 'node:crypto';
-import ssh2 from 'ssh2';
+import type ssh2 from 'ssh2';
 import { BadRequestError } from './errors.js';
+import { requireOnUse } from './require-on-use.js';
 
 const OPENSSH = '-----BEGIN OPENSSH PRIVATE KEY-----';
 const RSA_PEM = '-----BEGIN RSA PRIVATE KEY-----';
@@ -42,7 +43,9 @@ export function parsePrivateKey(text: string): ParsedPrivateKey {
   const header = [OPENSSH, RSA_PEM, PKCS8].find((h) => normalized.startsWith(h));
   if (!header || !normalized.includes(header.replace('BEGIN', 'END'))) throw new BadRequestError(FORMAT_MESSAGE, 'private_key_invalid');
 
-  const parsed = ssh2.utils.parseKey(toSsh2Form(normalized, header));
+  // ssh2 loads on first use: it instantiates a WebAssembly module (Poly1305) costing ~10 MB of RSS.
+  const { utils } = requireOnUse('ssh2') as typeof ssh2;
+  const parsed = utils.parseKey(toSsh2Form(normalized, header));
   if (parsed instanceof Error) {
     if (/passphrase|encrypted/i.test(parsed.message)) throw new BadRequestError(ENCRYPTED_MESSAGE, 'private_key_encrypted');
     throw new BadRequestError(FORMAT_MESSAGE, 'private_key_invalid');

@@ -1,4 +1,5 @@
-import { Client, type ConnectConfig } from 'ssh2';
+import type { Client, ConnectConfig } from 'ssh2';
+import { requireOnUse } from '../../core/require-on-use.js';
 import { HostKeyMismatchError, connectionClosedError, mapConnectError } from './errors.js';
 import { normalizeFingerprint, parseHostKey } from './host-key.js';
 import type { HostKeyInfo, SshTarget } from './types.js';
@@ -22,7 +23,9 @@ export function openConnection(target: SshTarget, opts: OpenConnectionOptions): 
   const pinned = target.hostKeyFingerprint ? normalizeFingerprint(target.hostKeyFingerprint) : null;
 
   return new Promise<OpenedConnection>((resolve, reject) => {
-    const client = new Client();
+    // ssh2 loads on the first connection, not at start (its WebAssembly costs ~10 MB of RSS).
+    const { Client: SshClient } = requireOnUse('ssh2') as typeof import('ssh2');
+    const client = new SshClient();
     let hostKey: HostKeyInfo | null = null;
     let mismatch: HostKeyMismatchError | null = null;
     let settled = false;
