@@ -13,8 +13,8 @@
  * most of it for routes an instance may never see. The same compilers with the same options run,
  * so every check is exactly as strict; only the moment of compilation moves.
  */
-import { createRequire } from 'node:module';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError, FastifySerializerCompiler } from 'fastify';
 
 const common = { removeAdditional: true, useDefaults: true } as const;
@@ -50,13 +50,12 @@ export function compileOnFirstCall<A extends unknown[], R>(compile: () => (...ar
 type SerializerBuilder = (externalSchemas: unknown, options: unknown) => FastifySerializerCompiler<unknown>;
 
 /**
- * Response serializers: Fastify's own default (fast-json-stringify, the copy Fastify itself
- * resolves, with its default options; the app adds no shared schemas), compiled on first use.
+ * Response serializers: Fastify's own default (fast-json-stringify through the same compiler
+ * package Fastify uses, declared as our dependency in the range Fastify asks for, with its
+ * default options; the app adds no shared schemas), compiled on first use.
  */
 export function installSerialization(app: FastifyInstance): void {
-  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-  const build = fromFastify('@fastify/fast-json-stringify-compiler') as () => SerializerBuilder;
-  const compile = build()({}, undefined);
+  const compile = (SerializerSelector as unknown as () => SerializerBuilder)()({}, undefined);
   app.setSerializerCompiler((route) => compileOnFirstCall(() => compile(route)));
 }
 
