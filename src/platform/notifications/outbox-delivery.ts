@@ -61,6 +61,8 @@ export class OutboxDelivery {
   private readonly failures = new Map<string, number>();
   private readonly failing = new Set<string>();
   private running: Promise<void> | null = null;
+  /** Destinations whose claimed rows are being sent, each with its send chain. */
+  private readonly sending = new Map<string, Promise<void>>();
   private wanted = false;
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -84,6 +86,7 @@ export class OutboxDelivery {
     // Rows not yet attempted go back at once (not after their lease) for the next process.
     this.stopping = true;
     await this.running;
+    await Promise.all(this.sending.values());
   }
 
   /** Runs the loop now (or right after the run in progress); never overlaps itself in this process. */
@@ -94,7 +97,7 @@ export class OutboxDelivery {
       while (this.wanted) {
         this.wanted = false;
         try {
-          if ((await this.runOnce()) >= this.o.batchSize) this.wanted = true;
+          if ((await this.claimAndStart()) >= this.o.batchSize) this.wanted = true;
         } catch (err) {
           this.d.log.warn({ err: errorMessage(err) }, 'notification delivery round failed');
         }
@@ -104,32 +107,59 @@ export class OutboxDelivery {
     });
   }
 
-  /** Resolves once no round is running (tests and shutdown). */
+  /** Resolves once no round is running and no destination is sending (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running !== null) await this.running;
+    while (this.running !== null || this.sending.size > 0) {
+      await this.running;
+      await Promise.all(this.sending.values());
+    }
   }
 
-  /** One round: claims due rows and delivers them; answers how many it claimed. */
+  /** One round, waited for to the end: claims due rows and delivers them; answers how many it claimed. */
   async runOnce(): Promise<number> {
+    const claimed = await this.claimAndStart();
+    await Promise.all(this.sending.values());
+    return claimed;
+  }
+
+  /**
+   * Claims due rows of every destination not already sending and starts each destination's
+   * sends, without waiting for them: a slow or failing channel (up to its 10 s timeout per
+   * message) never holds up the others' next messages. A destination's rows go out one at a
+   * time, in order; its next rows are claimed once it is done (and the loop is kicked then).
+   */
+  private async claimAndStart(): Promise<number> {
     const now = this.d.now();
-    const rows = await this.d.repo.claimDue(this.d.owner, iso(now), iso(now + this.o.leaseMs), this.o.batchSize);
+    const busy = [...this.sending.keys()];
+    const rows = await this.d.repo.claimDue(this.d.owner, iso(now), iso(now + this.o.leaseMs), this.o.batchSize, busy);
     const byDestination = new Map<string, NotificationOutboxRow[]>();
     for (const r of rows) byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
-    // Destinations in parallel (a slow one never holds up the others), each one's rows in order.
-    await Promise.all(
-      [...byDestination.entries()].map(async ([destination, list]) => {
-        const target = await this.d.resolve(destination).catch((err: unknown) => {
-          this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
-          return undefined;
-        });
-        let deferred = 0;
-        for (const row of list) {
-          if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
-          else if (!(await this.deliver(row, target, deferred))) deferred++;
-        }
-      }),
-    );
+    for (const [destination, list] of byDestination) {
+      const sending = this.sendAll(destination, list).finally(() => {
+        this.sending.delete(destination);
+        // The loop (when started) looks for this destination's next rows at once.
+        if (this.timer && !this.stopping) this.kick();
+      });
+      this.sending.set(destination, sending);
+    }
     return rows.length;
+  }
+
+  private async sendAll(destination: string, list: NotificationOutboxRow[]): Promise<void> {
+    const target = await this.d.resolve(destination).catch((err: unknown) => {
+      this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
+      return undefined;
+    });
+    let deferred = 0;
+    for (const row of list) {
+      try {
+        if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
+        else if (!(await this.deliver(row, target, deferred))) deferred++;
+      } catch (err) {
+        // The row keeps its lease and is tried again once the lease runs out.
+        this.d.log.warn({ destination, err: errorMessage(err) }, 'notification delivery could not be recorded');
+      }
+    }
   }
 
   /**

@@ -34,17 +34,16 @@ export class OutboxRepository {
     return new Set(rows.map((r) => r.dedup_key as string));
   }
 
-  /** Takes up to `limit` due rows for `owner` until `until`; answers the rows it took. */
-  async claimDue(owner: string, now: string, until: string, limit: number): Promise<NotificationOutboxRow[]> {
-    const candidates = await this.db
+  /** Leases up to `limit` due rows, leaving out those for the `busy` destinations (still sending); answers the rows it took. */
+  async claimDue(owner: string, now: string, until: string, limit: number, busy: string[] = []): Promise<NotificationOutboxRow[]> {
+    let query = this.db
       .selectFrom('notification_outbox')
       .select('id')
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]));
+    if (busy.length > 0) query = query.where('destination', 'not in', busy);
+    const candidates = await query.orderBy('id').limit(limit).execute();
     if (candidates.length === 0) return [];
     return this.db
       .updateTable('notification_outbox')

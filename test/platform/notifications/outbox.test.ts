@@ -24,12 +24,15 @@ describe.each(dbKinds())('notification outbox on %s', (db) => {
   let t: TestApp;
   let t2: TestApp;
   let fake: FakeServer;
-  /** Status each path answers (default 200). */
+  /** Status each path answers (default 200), and how long it waits first (default 0). */
   const status = new Map<string, number>();
+  const delays = new Map<string, number>();
   let clock = T0;
 
   beforeAll(async () => {
-    fake = await startFakeServer((req, res) => sendJson(res, status.get(req.url) ?? 200, {}));
+    fake = await startFakeServer((req, res) => {
+      setTimeout(() => sendJson(res, status.get(req.url) ?? 200, {}), delays.get(req.url) ?? 0);
+    });
     t = await makeTestApp({ db, env: offlineEnv({ MESSENGER_API_BASE: fake.url }) });
     t2 = await makeTestApp({ db, shareWith: t });
     // These tests drive their own services on an injected clock.
@@ -44,6 +47,7 @@ describe.each(dbKinds())('notification outbox on %s', (db) => {
   beforeEach(async () => {
     fake.requests.length = 0;
     status.clear();
+    delays.clear();
     clock += 3600_000; // past every earlier test's dedup window and backoff
     await t.app.services.db.deleteFrom('notification_outbox').execute();
   });
@@ -154,6 +158,22 @@ describe.each(dbKinds())('notification outbox on %s', (db) => {
       await svc.delivery.runOnce();
     }
     expect(received(2).filter((m) => m.title.includes('channel recovered'))).toHaveLength(1);
+  });
+
+  it('a slow channel does not hold up another channel’s messages', async () => {
+    delays.set('/hook/21', 2_000);
+    const svc = service([hook(21, ['restart']), hook(22, ['alert_cpu'])]);
+    expect(await svc.notify({ kind: 'restart', systemName: 'fleet', version: '1' })).toBe(1);
+    svc.delivery.kick();
+    await expect.poll(() => fake.requests.some((r) => r.url === '/hook/21')).toBe(true);
+    const started = Date.now();
+    expect(await svc.notify(cpu(30))).toBe(1);
+    svc.delivery.kick();
+    await expect.poll(() => received(22).length, { timeout: 5_000, interval: 20 }).toBe(1);
+    // Channel 21 is still waiting for its answer (2 s) when channel 22 has its message.
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await svc.delivery.idle();
+    expect((await rows()).map((r) => r.state)).toEqual(['delivered', 'delivered']);
   });
 
   it('two delivery loops (two app instances on one database) deliver each row once', async () => {
