@@ -14,22 +14,34 @@
  */
 import { shellQuote } from '../ssh/quote.js';
 
-/** Seconds between the watchdog's looks at the rsync processes' read counters. */
-const STEP_SEC = 2;
+/**
+ * Seconds between the watchdog's looks: a sixth of the idle limit (so a stall ends within
+ * 7/6 of it), at least 2 and at most 10. Each look forks one `pgrep` on the server, which shares
+ * the CPU with the transfer; transfers shorter than one step make no look at all. The watchdog
+ * notices its rsync has ended at its next look, so it outlives a transfer by at most one step
+ * (a sleeping shell holding no descriptor of the session).
+ */
+function stepSec(idleKillSec: number): number {
+  return Math.min(10, Math.max(2, Math.ceil(idleKillSec / 6)));
+}
 
 /**
- * The `--rsync-path` value: optionally create `mkdir` first (in the same connection; works with
- * any remote rsync, unlike --mkpath), then start the watchdog and exec rsync with its arguments.
+ * The `--rsync-path` value: optionally make sure the parent of `mkdir` exists first (in the same
+ * connection; works with any remote rsync, unlike --mkpath; rsync itself creates the last level),
+ * then start the watchdog and exec rsync with its arguments.
  */
 export function remoteRsyncPath(opts: { mkdir?: string; idleKillSec: number }): string {
-  const steps = Math.max(2, Math.ceil(opts.idleKillSec / STEP_SEC));
+  const step = stepSec(opts.idleKillSec);
+  const steps = Math.max(2, Math.ceil(opts.idleKillSec / step));
   // $$ is the shell that becomes rsync (exec keeps the pid); the watchdog's `kill 0` reaches the
-  // whole process group: rsync's generator and receiver, and the watchdog itself.
+  // whole process group: rsync's generator and receiver, and the watchdog itself. The counters
+  // are read with the shell's own `read` (no process per rsync and look).
   const script = [
     `if [ -r /proc/$$/io ] && command -v pgrep >/dev/null 2>&1; then`,
     `( last=; idle=0`,
-    `while kill -0 $$ 2>/dev/null; do sleep ${STEP_SEC}`,
-    `n=; for p in $(pgrep -s 0 -x rsync); do n="$n $(sed -n 's/^rchar: //p' /proc/$p/io 2>/dev/null)"; done`,
+    // It looks only while rsync lives: after each sleep, before reading anything.
+    `while sleep ${step} && kill -0 $$ 2>/dev/null; do`,
+    `n=; for p in $(pgrep -s 0 -x rsync); do while read -r k v; do [ "$k" = rchar: ] && { n="$n $v"; break; }; done </proc/$p/io; done`,
     // No counter read at all (a pgrep without -s, an unreadable io file) is never taken for idleness.
     `case $n in *[0-9]*) ;; *) idle=0; last=; continue ;; esac`,
     `if [ "$n" = "$last" ]; then idle=$((idle + 1)); [ "$idle" -ge ${steps} ] && kill -KILL 0; else idle=0; last=$n; fi`,
@@ -38,5 +50,17 @@ export function remoteRsyncPath(opts: { mkdir?: string; idleKillSec: number }): 
     'exec rsync "$@"',
   ].join('\n');
   const run = `exec sh -c ${shellQuote(script)} fleet-rsync`;
-  return opts.mkdir === undefined ? run : `mkdir -p -- ${shellQuote(opts.mkdir)} && ${run}`;
+  if (opts.mkdir === undefined) return run;
+  // `mkdir` is a process; the test is the shell's own. Only a missing parent needs it.
+  const parent = parentDir(opts.mkdir);
+  return `{ [ -d ${shellQuote(parent)} ] || mkdir -p -- ${shellQuote(parent)}; } && ${run}`;
+}
+
+/** The directory holding `dir` (a relative one without a slash lives in the home: `.`). */
+function parentDir(dir: string): string {
+  const trimmed = dir.replace(/\/+$/, '');
+  if (trimmed === '') return '/';
+  const i = trimmed.lastIndexOf('/');
+  if (i < 0) return '.';
+  return i === 0 ? '/' : trimmed.slice(0, i);
 }
