@@ -223,13 +223,24 @@ const WORK_SUFFIX = '.extracting';
 const SCRATCH_NAME = /^\..*[0-9a-f]{12}\.(\d+)(\.extracting|\.zip\.part)$/;
 const isWorkName = (name: string) => name.startsWith('.') && name.endsWith(WORK_SUFFIX);
 
-/** Whether a pid is a live process here (EPERM: alive, someone else's). */
+/**
+ * Whether a pid is a live process here (EPERM: alive, someone else's). A process killed while its
+ * parent has not reaped it yet is a zombie: it still answers signal 0 but runs nothing, so its
+ * leftovers are swept (seen in CI: a SIGKILLed service's work directory kept after the restart).
+ */
 function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return errCode(err) === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch (err) {
+    // Gone since the signal; anywhere without /proc it counts as alive (nothing is removed).
+    return errCode(err) !== 'ENOENT';
   }
 }

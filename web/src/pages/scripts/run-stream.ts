@@ -29,6 +29,12 @@ export interface ServerRun {
   chunks: OutputChunk[];
   /** The live stream stopped at its cap; the final tails replace it once the server ends. */
   truncated: boolean;
+  /**
+   * The output shown is the stored tails of an ended server: its whole output. A live chunk of
+   * that server arriving later (read from the journal or the socket after the detail) is one of
+   * those already shown and is dropped (CI saw "about to fail" twice).
+   */
+  settled?: boolean;
 }
 
 export interface RunState {
@@ -77,7 +83,7 @@ function applyOne(s: RunState, e: ScriptEvent): RunState {
     }
     case 'script_output':
       return withServer(s, e.server_id, (p) =>
-        e.truncated ? { ...p, truncated: true } : p.truncated ? p : { ...p, chunks: [...p.chunks, { stream: e.stream, data: e.data }] },
+        e.truncated ? { ...p, truncated: true } : p.truncated || p.settled ? p : { ...p, chunks: [...p.chunks, { stream: e.stream, data: e.data }] },
       );
     case 'script_progress':
       return withServer(s, e.server_id, (p) => {
@@ -116,7 +122,10 @@ export function seedFromDetail(s: RunState, d: RunDetail, final = false): RunSta
     const ended = r.status === 'success' || r.status === 'failed';
     const useTails = final && ended && (prev.truncated || prev.chunks.length === 0);
     servers[r.server_id] = ended
-      ? { ...prev, server_name: r.server_name, status: r.status, exit_code: r.exit_code, error: r.error, duration_ms: r.duration_ms, chunks: useTails ? tailsAsChunks(r.stdout, r.stderr) : prev.chunks }
+      ? {
+          ...prev, server_name: r.server_name, status: r.status, exit_code: r.exit_code, error: r.error, duration_ms: r.duration_ms,
+          chunks: useTails ? tailsAsChunks(r.stdout, r.stderr) : prev.chunks, settled: prev.settled || useTails,
+        }
       : { ...prev, server_name: prev.server_name ?? r.server_name };
   }
   return {

@@ -48,6 +48,24 @@ describe('script run stream', () => {
     expect(outputText(s.servers[2])).toBe('two\n');
   });
 
+  it('an ended server shown from its stored output takes no live chunk after it (no line twice)', () => {
+    // The journal was read to its end while the output message was still behind a gap: the
+    // detail's stored stderr is shown; the message arriving afterwards is the same output.
+    let s = applyEvents(emptyRun, events.slice(0, 2));
+    const ended = detail({
+      status: 'failed',
+      servers: [
+        { server_id: 1, server_name: 'a', status: 'failed', exit_code: 3, duration_ms: 10, error: null, stdout: '', stderr: 'about to fail\n' },
+        { server_id: 2, server_name: 'b', status: 'pending', exit_code: null, duration_ms: null, error: null, stdout: '', stderr: '' },
+      ],
+    });
+    s = seedFromDetail(s, ended, true);
+    expect(outputText(s.servers[1])).toBe('about to fail\n');
+    s = applyEvents(s, [{ type: 'script_output', run_id: R, seq: 3, server_id: 1, stream: 'stderr', data: 'about to fail\n' }]);
+    expect(s.lastSeq).toBe(3);
+    expect(outputText(s.servers[1])).toBe('about to fail\n');
+  });
+
   it('a stream cut at its cap shows the stored tails when the server ends', () => {
     const cut: ScriptEvent[] = [
       events[0],
