@@ -2,13 +2,15 @@
  * The rules a channel's configuration must meet before it is stored: the type's schema
  * (`CHANNEL_CONFIGS`), URL fields parse as http(s) URLs, and — unless the setting
  * `notify_allow_private_targets` is on — no URL field (nor the email host) names a private,
- * loopback or otherwise non-public IP literal. Host names are judged at send time by the channel's
- * guarded request, since what they resolve to can change after the save.
+ * loopback or otherwise non-public IP literal; a webhook sets none of the transport's headers.
+ * Host names are judged at send time by the channel's guarded request, since what they resolve
+ * to can change after the save.
  */
 import ipaddr from 'ipaddr.js';
 import { Value } from 'typebox/value';
 import { blockedRange } from '../../adapters/http/safe-fetch.js';
 import { CHANNEL_CONFIGS, SECRET_FIELDS, URL_FIELDS } from '../../adapters/notifiers/channel-configs.js';
+import { forbiddenWebhookHeaders } from '../../adapters/notifiers/webhook.js';
 import { BadRequestError } from '../../core/errors.js';
 import { CHANNEL_EVENTS, CHANNEL_TYPES, type ChannelEvent, type ChannelType } from '../../platform/notifications/channel-contract.js';
 import { normalizeTags, tagName } from '../servers/index.js';
@@ -60,6 +62,12 @@ export function checkConfig(type: ChannelType, config: Config, allowPrivate: boo
     if (!allowPrivate) refusePrivate(field, url.hostname);
   }
   if (type === 'email' && !allowPrivate) refusePrivate('host', String(config.host));
+  // Refused when saved, not only when sent: Host, Content-Length and hop-by-hop headers are the
+  // transport's (a webhook that sets them would fail every message).
+  if (type === 'webhook') {
+    const forbidden = forbiddenWebhookHeaders(config.headers as Record<string, string> | undefined);
+    if (forbidden.length) throw new BadRequestError(`Invalid webhook config: headers may not set ${forbidden.join(', ')}`, 'channel_config_invalid');
+  }
 }
 
 function refusePrivate(field: string, host: string): void {

@@ -142,6 +142,7 @@ describe.each(dbKinds())('notification channels on %s', (db) => {
     await bad({ config: { ...hook, method: 'DELETE' } }, 'channel_config_invalid', /method/);
     await bad({ config: { ...hook, colour: 'red' } }, 'channel_config_invalid', /unknown field colour/);
     await bad({ config: { ...hook, url: 'https://[zz' } }, 'channel_config_invalid', /url/);
+    await bad({ config: { ...hook, headers: { 'X-Team': 'ops', host: 'evil.example' } } }, 'channel_config_invalid', /headers may not set host/i);
     await bad({ type: 'carrier-pigeon', config: hook }, 'channel_type_invalid');
     await bad({ config: hook, events: ['alert_cpu', 'lunch'] }, 'channel_event_invalid', /lunch/);
     await bad({ config: hook, tags: ['x'.repeat(65)] }, 'tag_invalid');
