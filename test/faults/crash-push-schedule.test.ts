@@ -41,7 +41,9 @@ describe('SIGKILL during a push, a schedule run and a script run', () => {
     const env = { DATA_DIR: dataDir };
     const first = await crash.start(env);
 
-    const src = bigSource(384);
+    // Large enough that the push is still running once the schedule's run is under way (384 MiB
+    // finished first once in CI after the remote watchdog got cheaper).
+    const src = bigSource(1024);
     const [pushDir, schedDir, markerDir] = ['crash-push', 'crash-sched', 'crash-marker'].map((l) => remoteDir(sshd, l));
     cleanup.push(src, pushDir, schedDir, markerDir);
     const pushServer = await addServer(first, 'crash-push', pushDir);
