@@ -9,7 +9,7 @@
  */
 import type { HostResolver } from '../../core/network.js';
 import type { PinnedAgents } from './pinned-agents.js';
-import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, resolveHost } from './pinned-target.js';
+import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, readCappedBody, resolveHost } from './pinned-target.js';
 
 export const GUARDED_TIMEOUT_MS = 10_000;
 export const GUARDED_MAX_BYTES = 64 * 1024;
@@ -120,25 +120,11 @@ export function createGuardedRequest(o: GuardedRequestOptions): GuardedRequest {
         await res.body.dump().catch(() => {});
         throw new GuardedRequestError('redirect', `answered with a redirect (HTTP ${res.statusCode}), which is not followed`);
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
-        throw new GuardedRequestError('too_large', `response exceeds ${maxBytes} bytes`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          res.body.destroy();
-          throw new GuardedRequestError('too_large', `response exceeds ${maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
+      const body = await readCappedBody(res, maxBytes, () => new GuardedRequestError('too_large', `response exceeds ${maxBytes} bytes`));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       failed = false;
-      return { status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8') };
+      return { status: res.statusCode, headers, text: body.toString('utf8') };
     } catch (err) {
       if (err instanceof GuardedRequestError) throw err;
       if (ac.signal.aborted) throw new GuardedRequestError('timeout', 'request timed out');

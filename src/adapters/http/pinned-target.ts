@@ -104,3 +104,30 @@ export function withSignal<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
     );
   });
 }
+
+/**
+ * An answer's body, refused once it is over `maxBytes`: at once when its declared length says
+ * so, else as soon as the bytes received pass the cap (the stream is destroyed either way).
+ */
+export async function readCappedBody(
+  res: { headers: Record<string, string | string[] | undefined>; body: AsyncIterable<unknown> & { destroy(): unknown } },
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      res.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

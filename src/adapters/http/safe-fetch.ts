@@ -9,7 +9,7 @@
  * again. One deadline covers the whole exchange and the body is capped while it streams.
  */
 import type { HostResolver } from '../../core/network.js';
-import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, resolveHost } from './pinned-target.js';
+import { ResolveError, bareHost, blockedRange, loadUndici, pinnedAgent, readCappedBody, resolveHost } from './pinned-target.js';
 
 export { blockedRange };
 
@@ -144,23 +144,9 @@ export class SafeFetcher {
         await res.body.dump().catch(() => {});
         throw new FetchRejectedError(`${this.label} URL answered HTTP ${res.statusCode}`);
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
-        throw new FetchRejectedError(`${this.label} body exceeds ${maxBytes} bytes`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          res.body.destroy();
-          throw new FetchRejectedError(`${this.label} body exceeds ${maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
+      const body = await readCappedBody(res, maxBytes, () => new FetchRejectedError(`${this.label} body exceeds ${maxBytes} bytes`));
       const type = res.headers['content-type'];
-      return { location: null, body: Buffer.concat(chunks), contentType: (Array.isArray(type) ? type[0] : type) ?? null };
+      return { location: null, body, contentType: (Array.isArray(type) ? type[0] : type) ?? null };
     } finally {
       agent.destroy().catch(() => {});
     }
