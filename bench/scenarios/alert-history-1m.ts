@@ -16,7 +16,7 @@ import { AlertLogRepository } from '../../src/modules/alerts/alert-log.repositor
 import { shanghaiDay } from '../../src/core/time.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp } from '../support/child-app.js';
-import { analyze, compareByClients, seedAlerts, temporaryPostgres, type Case } from '../support/db-scale.js';
+import { analyze, compareByClients, onBothDatabases, seedAlerts, type Case } from '../support/db-scale.js';
 
 const ROWS = Number(process.env.BENCH_ALERT_ROWS ?? 1_000_000);
 const SERVERS = 500;
@@ -119,14 +119,7 @@ async function onBackend(env: Record<string, string>) {
 export const scenario: Scenario = {
   name: 'alert-history-1m',
   async run() {
-    const sqlite = await onBackend({});
-    const target = await temporaryPostgres();
-    let postgres: Awaited<ReturnType<typeof onBackend>>;
-    try {
-      postgres = await onBackend({ DATABASE_URL: target.url });
-    } finally {
-      await target.drop();
-    }
+    const { sqlite, postgres } = await onBothDatabases(onBackend);
     const value = Math.max(sqlite.worst_ratio, postgres.worst_ratio);
     return {
       value,

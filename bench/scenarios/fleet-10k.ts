@@ -17,7 +17,7 @@ import { RetriesRepository } from '../../src/modules/retries/retries.repository.
 import { FleetQueryRepository } from '../../src/modules/servers/fleet-query.repository.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp } from '../support/child-app.js';
-import { analyze, compareByClients, seedAlerts, temporaryPostgres, type Case } from '../support/db-scale.js';
+import { analyze, compareByClients, onBothDatabases, seedAlerts, type Case } from '../support/db-scale.js';
 
 const SERVERS = Number(process.env.BENCH_FLEET_SERVERS ?? 10_000);
 const ALERTS = Number(process.env.BENCH_ALERT_ROWS ?? 1_000_000);
@@ -129,14 +129,7 @@ export const scenario: Scenario = {
   name: 'fleet-10k',
   async run() {
     const t0 = performance.now();
-    const sqlite = await onBackend({});
-    const target = await temporaryPostgres();
-    let postgres: Awaited<ReturnType<typeof onBackend>>;
-    try {
-      postgres = await onBackend({ DATABASE_URL: target.url });
-    } finally {
-      await target.drop();
-    }
+    const { sqlite, postgres } = await onBothDatabases(onBackend);
     const value = Math.max(sqlite.worst_ratio, postgres.worst_ratio);
     return {
       value,

@@ -207,3 +207,14 @@ export async function analyze(handle: DatabaseHandle): Promise<void> {
     await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(handle.db);
   }
 }
+
+/** Runs a scenario's measurement on SQLite, then on a temporary PostgreSQL database (dropped after). */
+export async function onBothDatabases<T>(run: (env: Record<string, string>) => Promise<T>): Promise<{ sqlite: T; postgres: T }> {
+  const sqlite = await run({});
+  const target = await temporaryPostgres();
+  try {
+    return { sqlite, postgres: await run({ DATABASE_URL: target.url }) };
+  } finally {
+    await target.drop();
+  }
+}
