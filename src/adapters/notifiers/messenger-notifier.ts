@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { GuardedRequestError } from '../http/guarded-request.js';
+import { readCappedBody } from '../http/pinned-target.js';
 import { NotifierError, type NotificationMessage, type Notifier } from './notifier.js';
 
 export const MESSENGER_TIMEOUT_MS = 10_000;
@@ -110,7 +111,8 @@ export class MessengerBotClient {
       signal: AbortSignal.timeout(this.timeoutMs),
       dispatcher: this.o.dispatcher,
     });
-    return { status: res.statusCode, text: await readCapped(res.body, MAX_RESPONSE_BYTES) };
+    const answer = await readCappedBody(res, MAX_RESPONSE_BYTES, () => new Error('response too large'));
+    return { status: res.statusCode, text: answer.toString('utf8') };
   }
 
   private scrub(text: string): string {
@@ -136,21 +138,6 @@ export class MessengerNotifier implements Notifier {
 
 export function createMessengerNotifier(o: MessengerClientOptions & { chatId: string }): MessengerNotifier {
   return new MessengerNotifier(new MessengerBotClient(o), o.chatId);
-}
-
-async function readCapped(body: AsyncIterable<Buffer | string> & { destroy?: () => void }, max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    size += buf.length;
-    if (size > max) {
-      body.destroy?.();
-      throw new Error('response too large');
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function describeFailure(err: unknown): string {
