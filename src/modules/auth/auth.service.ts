@@ -13,7 +13,7 @@ import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { RuntimeSettings } from '../../platform/settings/runtime-settings.js';
 import type { AttemptSlot, LoginGuard } from './login-guard.js';
 import { burnVerify, hashPassword, verifyPassword } from '../../core/passwords.js';
-import type { RefreshSessions } from './refresh-sessions.js';
+import type { PendingSession, RefreshSessions } from './refresh-sessions.js';
 import type { TokenPair, TokenService } from './tokens.js';
 import type { LoginBody } from './auth.schemas.js';
 
@@ -53,13 +53,23 @@ export class AuthService {
       await this.d.audit.record(actor, 'login_ip_blocked', { type: 'admin', detail: `ip=${ip}` });
       throw new ForbiddenError('ip_blocked', 'ip_blocked');
     }
+    // The row is read while the attempt is counted; its outcome is awaited only inside the
+    // try below, so a failed read still releases the slot (and a refused slot drops the read).
+    const lookup = this.d.admins.findByUsername(input.username);
+    lookup.catch(() => {});
     // The attempt is counted before the password is checked (parallel requests cannot outrun it).
     const slot = await this.d.guard.reserve(input.username, ip);
     let admin: AdminRow | undefined;
+    let session: PendingSession | undefined;
     try {
-      admin = await this.d.admins.findByUsername(input.username);
-      const ok = admin ? await verifyPassword(admin.password_hash, input.password) : await burnVerify(input.password);
-      if (!admin || !ok) return await this.fail(slot, actor, 'bad_credentials', BAD_CREDENTIALS);
+      admin = await lookup;
+      const checking = admin ? verifyPassword(admin.password_hash, input.password) : burnVerify(input.password);
+      // The session's tokens are signed while Argon2 runs on the thread pool (the answer waits
+      // for the check either way, so known and unknown names still take the same time). They
+      // stay in memory and are dropped unless every check below passes; nothing is stored yet.
+      session = admin ? this.d.sessions.prepare(admin) : undefined;
+      const ok = await checking;
+      if (!admin || !session || !ok) return await this.fail(slot, actor, 'bad_credentials', BAD_CREDENTIALS);
 
       if (admin.totp_enabled && admin.totp_secret_enc) {
         if (!input.totp_code) {
@@ -81,7 +91,7 @@ export class AuthService {
     const [, , pair] = await Promise.all([
       this.d.guard.clearUser(input.username),
       this.d.audit.record({ ...actor, adminId: admin.id }, 'login', { type: 'admin', id: admin.id }),
-      this.d.sessions.start(admin),
+      session.commit(),
     ]);
     this.consumeFirstRun(admin.username);
     return pair;

@@ -37,23 +37,39 @@ export interface RefreshSessionsDeps {
   settings: RuntimeSettings;
 }
 
+/** A login's session before it is stored: `commit` once, after every check passed. */
+export interface PendingSession {
+  commit(): Promise<TokenPair>;
+}
+
 export class RefreshSessions {
   private nextPruneAt = 0;
 
   constructor(private readonly d: RefreshSessionsDeps) {}
 
+  /** After a successful login: a new family and its first token pair. */
+  start(admin: AdminRow): Promise<TokenPair> {
+    return this.prepare(admin).commit();
+  }
+
   /**
-   * After a successful login: a new family and its first token pair. The pair is signed (on the
-   * thread pool) while the row is written; it is returned only once the row is in the database.
+   * A family and its first token pair, signed from now on, with nothing stored: a login prepares
+   * it while the password is being checked and commits it only if every check passes. `commit`
+   * writes the family row and returns the pair only once the row is in the database (a token of
+   * a family that is not stored would be refused at its first refresh).
    */
-  async start(admin: AdminRow): Promise<TokenPair> {
+  prepare(admin: AdminRow): PendingSession {
     const family = { id: randomUUID(), adminId: admin.id, jti: randomUUID(), createdAt: nowIso() };
-    const [, pair] = await Promise.all([
-      this.d.families.create(family),
-      this.d.tokens.issuePair(admin, { family: family.id, refreshJti: family.jti, endsAt: this.endsAt({ created_at: family.createdAt }) }),
-    ]);
-    await this.pruneNowAndThen();
-    return pair;
+    const signed = this.d.tokens.issuePair(admin, { family: family.id, refreshJti: family.jti, endsAt: this.endsAt({ created_at: family.createdAt }) });
+    // A login that fails never awaits the pair; its rejection must not go unhandled.
+    signed.catch(() => {});
+    return {
+      commit: async () => {
+        const [, pair] = await Promise.all([this.d.families.create(family), signed]);
+        await this.pruneNowAndThen();
+        return pair;
+      },
+    };
   }
 
   private async pruneNowAndThen(): Promise<void> {

@@ -4,7 +4,7 @@
  * login. Refresh applies the login allowlist, a login's session ends after session_max_age_days,
  * and logout revokes the login's family.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, makeTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/targets.js';
 
@@ -113,6 +113,33 @@ describe.each(dbKinds())('refresh tokens on %s', (db) => {
     } finally {
       expect((await put('30')).statusCode).toBe(200);
     }
+  });
+
+  it('a login stores its family only when the password is right; a failed admin read releases the attempt', async () => {
+    const families = async () => Number((await t.app.services.db.selectFrom('refresh_families').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await families();
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN_USERNAME, password: 'not-the-password' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(await families()).toBe(before);
+    await login();
+    expect(await families()).toBe(before + 1);
+    // The admin row is read while the attempt is counted: a read that fails must not leave the
+    // attempt in flight. Five left in flight (the lockout limit) would hold every later login
+    // for the slot wait and then refuse it with 429.
+    const spy = vi.spyOn(t.app.services.adminsRepo, 'findByUsername').mockRejectedValue(new Error('database went away'));
+    try {
+      for (let i = 0; i < 5; i++) {
+        const failed = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
+        expect(failed.statusCode).toBe(500);
+        expect(failed.json()).not.toHaveProperty('stack');
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    const t0 = Date.now();
+    await login();
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(await families()).toBe(before + 2);
   });
 
   it('logout revokes the login’s refresh tokens (204), is idempotent, and refuses a bad token', async () => {
