@@ -154,7 +154,12 @@ export interface Combination {
   worst_ratio: number;
   /** p95 of GET /api/auth/me with as many clients: the HTTP + authentication floor of any request here. */
   http_floor_p95_ms: number;
-  cases: Record<string, CaseResult>;
+  /**
+   * The highest floor / peer p95 over the cases: the ratio a service would show if a case cost it
+   * nothing beyond the floor. Above the goal, no HTTP service on this machine could meet it there.
+   */
+  floor_worst_ratio: number;
+  cases: Record<string, CaseResult & { floor_ratio: number }>;
 }
 
 /** `compare` once per client count ("1 client", "8 clients"), with the worst ratio of each. */
@@ -167,7 +172,13 @@ export async function compareByClients(
   for (const clients of opts.clients) {
     const res = await compare(app, cases, { clients, runs: opts.runs, rounds: opts.rounds });
     const floor = await floorP95(app, clients, opts.runs, opts.rounds);
-    by[`${clients} client${clients > 1 ? 's' : ''}`] = { worst_ratio: worstRatio(res), http_floor_p95_ms: floor, cases: res };
+    const withFloor = Object.fromEntries(Object.entries(res).map(([name, r]) => [name, { ...r, floor_ratio: round(floor / r.peer_p95_ms, 2) }]));
+    by[`${clients} client${clients > 1 ? 's' : ''}`] = {
+      worst_ratio: worstRatio(res),
+      http_floor_p95_ms: floor,
+      floor_worst_ratio: Math.max(...Object.values(withFloor).map((r) => r.floor_ratio)),
+      cases: withFloor,
+    };
   }
   return { worst_ratio: Math.max(...Object.values(by).map((c) => c.worst_ratio)), by_clients: by };
 }
