@@ -16,110 +16,19 @@
  *     <= 1.5. Also reported: a plain-DOM page (no framework) over a static JSON of all 10,000
  *     servers, and where the console's time goes (scripts in, servers query sent and answered).
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../test/e2e/support/browser.js';
 import { ensureWebBuild } from '../../test/e2e/support/global-setup.js';
 import { seedServers } from '../../test/e2e/support/seed.js';
 import { startConsoleService, type ConsoleService } from '../../test/e2e/support/service.js';
 import { median, round, runIfMain, type Scenario } from '../lib.js';
+import { startPeer, startStaticConsole } from '../support/console-peers.js';
+import { gzipSize, KB, manifestWeight, pageChunks, type ConsoleRoute, type Weight } from '../support/console-weight.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVERS = 10_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const KB = 1000;
-const LIMIT_KB = { login: 250, push: 400 } as const;
+const LIMIT_KB: Record<ConsoleRoute, number> = { login: 250, push: 400 };
 const RATIO_GOAL = 1.5;
-type Route = keyof typeof LIMIT_KB;
-
-/** The lazy chunks a route needs beyond the entry (see web/src/app/router.tsx). */
-const ROUTE_CHUNKS: Record<Route, string[]> = {
-  login: ['src/pages/login/LoginPage.tsx'],
-  push: ['src/app/Shell.tsx', 'src/pages/push/PushPage.tsx'],
-};
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  imports?: string[];
-}
-
-interface Weight {
-  files: string[];
-  raw: number;
-  gzip: number;
-}
-
-const gzipSize = (b: Buffer) => zlib.gzipSync(b).length;
-
-function manifestWeight(route: Route): Weight {
-  const dist = path.join(ROOT, 'web/dist');
-  const m = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const entry = Object.keys(m).find((k) => m[k].isEntry);
-  if (!entry) throw new Error('the manifest has no entry');
-  const files = new Set<string>();
-  const add = (key: string) => {
-    const c = m[key];
-    if (!c) throw new Error(`the manifest has no chunk ${key}`);
-    if (files.has(c.file)) return;
-    files.add(c.file);
-    for (const i of c.imports ?? []) add(i);
-  };
-  add(entry);
-  for (const k of ROUTE_CHUNKS[route]) add(k);
-  const js = [...files].filter((f) => f.endsWith('.js')).sort();
-  let raw = 0;
-  let gzip = 0;
-  for (const f of js) {
-    const b = fs.readFileSync(path.join(dist, f));
-    raw += b.length;
-    gzip += gzipSize(b);
-  }
-  return { files: js, raw, gzip };
-}
-
-/** Every page module the router imports lazily (read from web/src/app/router.tsx). */
-function routerPages(): string[] {
-  const router = fs.readFileSync(path.join(ROOT, 'web/src/app/router.tsx'), 'utf8');
-  // Page modules only (a route's data loader, like servers-query, is not a page).
-  return [...router.matchAll(/import\('\.\.\/pages\/([^']+Page)'\)/g)].map((m) => `src/pages/${m[1]}.tsx`);
-}
-
-/**
- * Each router page: whether the build made it a lazy chunk of its own, and its gzipped
- * JavaScript beyond what the entry and the signed-in shell already loaded.
- */
-function pageChunks(): { pages: Record<string, { own_chunk: boolean; extra_gzip_kb: number }>; pass: boolean } {
-  const dist = path.join(ROOT, 'web/dist');
-  const m = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk & { isDynamicEntry?: boolean }>;
-  const closure = (keys: string[]): Set<string> => {
-    const files = new Set<string>();
-    const add = (key: string) => {
-      const c = m[key];
-      if (!c || files.has(c.file)) return;
-      files.add(c.file);
-      for (const i of c.imports ?? []) add(i);
-    };
-    for (const k of keys) add(k);
-    return files;
-  };
-  const entry = Object.keys(m).find((k) => m[k].isEntry) ?? '';
-  const shell = closure([entry, 'src/app/Shell.tsx']);
-  const pages: Record<string, { own_chunk: boolean; extra_gzip_kb: number }> = {};
-  let pass = true;
-  for (const page of routerPages()) {
-    const own = Boolean(m[page]?.isDynamicEntry) && !shell.has(m[page]?.file ?? '');
-    pass &&= own;
-    const extra = [...closure([page])].filter((f) => f.endsWith('.js') && !shell.has(f));
-    const gzip = extra.reduce((n, f) => n + gzipSize(fs.readFileSync(path.join(dist, f))), 0);
-    pages[page.replace(/^src\/pages\//, '')] = { own_chunk: own, extra_gzip_kb: round(gzip / KB, 1) };
-  }
-  return { pages, pass };
-}
 
 /** The script files a fresh context fetches while `open` loads a page, and their sizes. */
 async function browserWeight(ctx: BrowserContext, open: (page: Page) => Promise<void>): Promise<Weight & { encodings: string[] }> {
@@ -197,77 +106,6 @@ async function phasesOf(page: Page): Promise<Phases> {
   });
 }
 
-const PEER_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Servers</title><script src="/peer.js" defer></script></head>
-<body><h1>Servers</h1><p id="count"></p>
-<table aria-label="Servers"><thead><tr><th>Name</th><th>Host</th><th>Status</th><th>Tags</th><th>Last heartbeat</th></tr></thead><tbody></tbody></table>
-</body></html>`;
-
-// The same first page the console shows (sorted by name, 50 rows), built with plain DOM calls.
-const PEER_JS = `
-fetch('/servers.json').then((r) => r.json()).then((servers) => {
-  servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const body = document.querySelector('tbody');
-  for (const s of servers.slice(0, 50)) {
-    const tr = document.createElement('tr');
-    for (const v of [s.name, s.host, s.status, (s.tags || []).join(', '), s.last_heartbeat_at || '']) {
-      const td = document.createElement('td');
-      td.textContent = v;
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
-  }
-  document.getElementById('count').textContent = servers.length.toLocaleString('en-US') + ' servers';
-});`;
-
-/** The peer: three static files from memory on a plain node:http server, uncompressed like the service. */
-async function startPeer(json: Buffer): Promise<{ url: string; close(): Promise<void> }> {
-  const files: Record<string, [string, Buffer]> = {
-    '/peer.html': ['text/html; charset=utf-8', Buffer.from(PEER_HTML)],
-    '/peer.js': ['text/javascript; charset=utf-8', Buffer.from(PEER_JS)],
-    '/servers.json': ['application/json', json],
-  };
-  const server = http.createServer((req, res) => {
-    const f = files[req.url ?? ''];
-    if (!f) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': f[0], 'content-length': f[1].length, 'cache-control': 'no-cache' }).end(f[1]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png',
-};
-
-/**
- * The primary peer: the same console build rendering the same table from static JSON files — the
- * answers the page asks for, captured once from the service — served from memory by node:http.
- * What differs from the real run is only the service answering live for 10,000 servers.
- */
-async function startStaticConsole(api: Map<string, Buffer>): Promise<{ url: string; close(): Promise<void> }> {
-  const dist = path.join(ROOT, 'web/dist');
-  const files = new Map<string, Buffer>();
-  for (const e of fs.readdirSync(dist, { recursive: true, withFileTypes: true })) {
-    if (e.isFile() && !/\.(gz|br|map)$/.test(e.name)) files.set(`/${path.relative(dist, path.join(e.parentPath, e.name))}`, fs.readFileSync(path.join(e.parentPath, e.name)));
-  }
-  const server = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    const answer = api.get(url);
-    if (answer) return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length }).end(answer);
-    if (url.startsWith('/api/') || url.startsWith('/ws/')) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"not captured"}');
-    const name = url.split('?')[0];
-    const body = files.get(name) ?? (files.get('/index.html') as Buffer);
-    const type = TYPES[path.extname(files.has(name) ? name : '/index.html')] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** The API answers the servers page asks for on a first visit, as the service gives them now. */
 async function captureApi(browser: Browser, svc: ConsoleService): Promise<Map<string, Buffer>> {
   const ctx = await signedInContext(browser, svc);
@@ -302,7 +140,7 @@ export const scenario: Scenario = {
       // (a) weight
       const weights: Record<string, unknown> = {};
       let weightPass = true;
-      for (const route of ['login', 'push'] as Route[]) {
+      for (const route of ['login', 'push'] as ConsoleRoute[]) {
         const fromManifest = manifestWeight(route);
         const ctx = route === 'login' ? await browser.newContext() : await signedInContext(browser, svc);
         const inBrowser = await browserWeight(ctx, async (page) => {
