@@ -18,7 +18,7 @@ import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard } from './http/input-guard.js';
 import { lazyChildLoggerFactory, logOptions, RequestLogController } from './http/log-options.js';
 import { installAnonymousRateLimit } from './http/rate-limit.js';
-import { buildSecurityHeaders, docsCsp, installSecurityHeaders } from './http/security-headers.js';
+import { applySecurityHeaders, buildSecurityHeaderSets, docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import { installSerialization, installValidation } from './http/validation.js';
 import { errorCodesMarkdown } from './core/error-codes.js';
 import type { ProcessRole } from './platform/process-role.js';
@@ -50,7 +50,7 @@ function trustProxyOption(tp: AppConfig['trustProxy']): FastifyServerOptions['tr
 }
 
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const securityHeaders = buildSecurityHeaders();
+  const securityHeaders = buildSecurityHeaderSets();
   const app = Fastify({
     // A caller's logger options (tests capture output) keep the redaction and the URL rule.
     logger: opts.logger === false ? false : { ...logOptions(config.logLevel), ...(typeof opts.logger === 'object' ? opts.logger : {}) },
@@ -64,7 +64,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // Errors the router raises before any hook (a malformed URL, a path segment over its limit)
     // get the same {detail} shape and security headers as every other answer.
     frameworkErrors: (err, req, reply) => {
-      void (reply as FastifyReply).headers(securityHeaders);
+      applySecurityHeaders(securityHeaders, req, reply as FastifyReply);
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
       void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'A path segment is too long' : 'The URL is not valid', code: 'invalid_url' });
     },

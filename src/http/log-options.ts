@@ -71,6 +71,8 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const level = error ? 'error' : requestLogLevel(reply.statusCode);
+    // Most requests succeed, at `debug`, below production's level: the line's object is not built.
+    if (level === 'debug' && (request.log as Partial<Pick<pino.Logger, 'isLevelEnabled'>>).isLevelEnabled?.('debug') === false) return;
     request.log[level]({ req: request, res: reply, err: error ?? undefined, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
   }
 }
@@ -146,8 +148,10 @@ class LazyChildLogger {
     return this.target.bindings();
   }
 
+  /** As pino answers it for the child (its level, or the parent's), without making the child. */
   isLevelEnabled(level: string): boolean {
-    return this.target.isLevelEnabled(level);
+    const value = this.parent.levels.values[level];
+    return value !== undefined && value >= this.threshold;
   }
 }
 

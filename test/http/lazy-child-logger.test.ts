@@ -32,6 +32,19 @@ describe('lazy request logger', () => {
     expect(p.lines[1]).toMatchObject({ level: 50, reqId: 'req-1', msg: 'and again' });
   });
 
+  it('answers isLevelEnabled as pino\'s child would, without making the child', () => {
+    for (const [parentLevel, own] of [['info', undefined], ['debug', 'warn'], ['warn', 'debug']] as const) {
+      const p = parentLogger(parentLevel);
+      const real = p.parent.child({}, own ? { level: own } : {});
+      const log = lazyChildLoggerFactory.call(null, p.parent, { reqId: 'req-3' }, own ? { level: own } : {}) as unknown as pino.Logger;
+      const made = p.made();
+      for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'no-such-level']) {
+        expect(log.isLevelEnabled(level), `${parentLevel}/${own} ${level}`).toBe(real.isLevelEnabled(level));
+      }
+      expect(p.made()).toBe(made);
+    }
+  });
+
   it("honours a route's own level (the heartbeat logs only warnings)", () => {
     const p = parentLogger('debug');
     const log = lazyChildLoggerFactory.call(null, p.parent, { reqId: 'req-2' }, { level: 'warn' });

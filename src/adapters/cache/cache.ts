@@ -30,6 +30,8 @@ export interface Cache {
   srem(key: string, ...members: string[]): Promise<void>;
   smembers(key: string): Promise<string[]>;
   sismember(key: string, member: string): Promise<boolean>;
+  /** `sismember` for several members in one call (one round trip): a flag per member, in order. */
+  sismemberMany(key: string, members: readonly string[]): Promise<boolean[]>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
   /**

@@ -122,6 +122,11 @@ export class MemoryCache implements Cache {
     return this.setEntry(key)?.members.has(member) ?? false;
   }
 
+  async sismemberMany(key: string, members: readonly string[]): Promise<boolean[]> {
+    const set = this.setEntry(key)?.members;
+    return members.map((m) => set?.has(m) ?? false);
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     this.assertOpen();
     const subs = this.channels.get(channel);

@@ -142,6 +142,18 @@ export class RedisCache implements Cache {
     return (await this.exec((r) => r.sismember(this.key(key), member))) === 1;
   }
 
+  /** One pipeline of SISMEMBER (SMISMEMBER would need Redis 6.2; this works on any version). */
+  async sismemberMany(key: string, members: readonly string[]): Promise<boolean[]> {
+    if (members.length === 0) return [];
+    const k = this.key(key);
+    const replies = await this.exec((r) => r.pipeline(members.map((m) => ['sismember', k, m])).exec());
+    if (!replies) throw new CacheUnavailableError('Redis is unavailable');
+    return replies.map(([err, hit]) => {
+      if (err) throw err;
+      return hit === 1;
+    });
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.exec((r) => r.publish(this.prefix + channel, message));
   }

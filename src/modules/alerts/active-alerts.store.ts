@@ -32,8 +32,11 @@ export class ActiveAlertStore {
 
   /** The active types of one server (parallel SISMEMBERs: one round trip on Redis). */
   async typesFor(serverId: number): Promise<Set<AlertType>> {
-    const hits = await Promise.all(ALERT_TYPES.map((t) => this.cache.sismember(ACTIVE_SET, member(serverId, t))));
-    return new Set(ALERT_TYPES.filter((_, i) => hits[i]));
+    // One call for every type (one round trip on Redis): each agent heartbeat reads this.
+    const hits = await this.cache.sismemberMany(ACTIVE_SET, ALERT_TYPES.map((t) => member(serverId, t)));
+    const active = new Set<AlertType>();
+    for (let i = 0; i < ALERT_TYPES.length; i++) if (hits[i]) active.add(ALERT_TYPES[i]);
+    return active;
   }
 
   isActive(serverId: number, type: string): Promise<boolean> {

@@ -185,6 +185,9 @@ describe.each(backends)('Cache contract: $name', (backend) => {
     expect((await cache.smembers(key)).sort()).toEqual(['a', 'b', 'c']);
     expect(await cache.sismember(key, 'b')).toBe(true);
     expect(await cache.sismember(key, 'z')).toBe(false);
+    expect(await cache.sismemberMany(key, ['z', 'b', 'a', 'y'])).toEqual([false, true, true, false]);
+    expect(await cache.sismemberMany(k('no-such-set'), ['a'])).toEqual([false]);
+    expect(await cache.sismemberMany(key, [])).toEqual([]);
     await cache.srem(key, 'a', 'b', 'missing');
     expect(await cache.smembers(key)).toEqual(['c']);
     await cache.srem(key, 'c');

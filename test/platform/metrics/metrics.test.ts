@@ -61,6 +61,12 @@ describe.each(dbKinds())('GET /metrics on %s', (db) => {
     expect(text).not.toContain('no-such-route');
     expect(series(text, 'fleet_http_request_duration_seconds_count', { method: 'GET', route: '/health' })).toBeGreaterThanOrEqual(1);
     expect(series(text, 'fleet_nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    // Counts keep adding up from scrape to scrape (a scrape folds what came since, it resets nothing).
+    await t.app.inject({ url: '/api/servers/987654', headers: admin });
+    await t.app.inject({ url: '/api/servers/987654', headers: admin });
+    const again = await scrape(admin);
+    expect(series(again, 'fleet_http_requests_total', { route: '/api/servers/:id', status: '404' })).toBe(3);
+    expect(series(again, 'fleet_http_request_duration_seconds_count', { method: 'GET', route: '/api/servers/:id' })).toBe(3);
   });
 
   it('counts a push per server outcome with rsync bytes, heartbeats, and reads gauges at scrape time', async () => {
