@@ -84,7 +84,13 @@ export function createNotifier(channel: NotifierTarget, deps: NotifierDeps): Not
   // The configuration is checked (and the channel's notifier built) on the first send, not here:
   // TypeBox's value module costs ~7.5 MB resident, and a process that never notifies never loads it.
   let built: Promise<Notifier> | null = null;
-  return { channel: name, send: async (message) => (await (built ??= build(name, channel, deps))).send(message) };
+  return {
+    channel: name,
+    send: async (message) => {
+      built ??= build(name, channel, deps);
+      return (await built).send(message);
+    },
+  };
 }
 
 async function build(name: string, channel: NotifierTarget, deps: NotifierDeps): Promise<Notifier> {
