@@ -17,23 +17,27 @@ const ROOT = path.resolve(import.meta.dirname, '..');
  * @property {string} name
  * @property {string[]} inputs What the build reads; a newer file here makes the build stale.
  * @property {string} output Written by every build; missing or older than an input means stale.
- * @property {string[]} command
+ * @property {string[][]} commands Run in order; each names a program of node_modules/.bin, or `node`.
  */
 
 /** @type {Part[]} */
 const PARTS = [
   {
+    // tsc (types checked, dist/src/ for the CLI tools), then the bundle `npm start` runs.
     name: 'service',
-    inputs: ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'],
-    output: 'dist/src/server.js',
-    command: ['tsc', '-p', 'tsconfig.build.json'],
+    inputs: ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-server.mjs'],
+    output: 'dist/server/server.js',
+    commands: [
+      ['tsc', '-p', 'tsconfig.build.json'],
+      ['node', 'scripts/bundle-server.mjs'],
+    ],
   },
   {
     // The server's schemas reach the console as types only, which never change its output.
     name: 'console',
     inputs: ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'package.json'],
     output: 'web/dist/.vite/manifest.json',
-    command: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    commands: [['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']],
   },
 ];
 
@@ -82,14 +86,16 @@ export function buildIfStale(root = ROOT, only) {
   for (const part of PARTS) {
     if (only && part.name !== only) continue;
     if (part.name === 'console' ? !webBuildIsStale(root) : !isStale(part, root)) continue;
-    process.stderr.write(`${part.name}: sources are newer than the build, building (${part.command.join(' ')})…\n`);
-    // NODE_ENV set explicitly: under vitest it is `test`, and vite would then bundle React's
-    // development build (three times the size, several times slower to render).
-    execFileSync(path.join(root, 'node_modules/.bin', part.command[0]), part.command.slice(1), {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+    process.stderr.write(`${part.name}: sources are newer than the build, building (${part.commands.map((c) => c.join(' ')).join(' && ')})…\n`);
+    for (const [cmd, ...args] of part.commands) {
+      // NODE_ENV set explicitly: under vitest it is `test`, and vite would then bundle React's
+      // development build (three times the size, several times slower to render).
+      execFileSync(cmd === 'node' ? process.execPath : path.join(root, 'node_modules/.bin', cmd), args, {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
+    }
     built.push(part.name);
   }
   return built;

@@ -1,6 +1,6 @@
 /**
  * memory: resident memory (RSS, from /proc) of the service as `npm start` runs it (the compiled
- * build, `node dist/src/server.js`, fresh DATA_DIR, embedded SQLite and in-process cache) against
+ * bundle, `node dist/server/server.js`, fresh DATA_DIR, embedded SQLite and in-process cache) against
  * a bare Fastify 5 process started the same way (plain node, one route), in the same run.
  * Goals: the service idle after start <= 1.5 × bare; after 1,000 mixed API requests reported
  * beside it; the primary of WORKERS=2 (it only supervises) <= 1.2 × bare; the peak during a

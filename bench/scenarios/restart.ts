@@ -3,7 +3,7 @@
  * start` spawned on an up-to-date build and an existing DATA_DIR (migrated, first administrator
  * created by an untimed first start), timed from the spawn to the first 200 from /health.
  * Median of 3 restarts; goal <= 3 s. The whole chain is counted: npm, the prestart staleness
- * check (scripts/build-if-stale.mjs), then `node dist/src/server.js`.
+ * check (scripts/build-if-stale.mjs), then `node dist/server/server.js`.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,15 +1,16 @@
 /**
- * The service as `npm start` runs it (`node dist/src/server.js`, built first) in its own process
+ * The service as `npm start` runs it (`node dist/server/server.js`, built first) in its own process
  * group, with every line it writes kept in a log file and classified as it arrives: a pino line
  * at level >= 50 (error, fatal), or any line that is not pino JSON (a crash's stack trace, a
  * Node warning), is an error line of the soak.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { freePort } from '../../test/fixtures/sshd.js';
 
 export const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -39,7 +40,7 @@ export interface SoakService {
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 export function buildService(): void {
-  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  buildIfStale(root, 'service');
 }
 
 function watch(stream: NodeJS.ReadableStream, log: ServiceLog, out: fs.WriteStream): void {
@@ -81,7 +82,7 @@ function childrenRunning(pid: number, needle: string): number[] {
 export async function startService(name: string, env: Record<string, string>, logDir: string): Promise<SoakService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-soak-'));
   const port = await freePort();
-  const script = path.join(root, 'dist', 'src', 'server.js');
+  const script = path.join(root, 'dist', 'server', 'server.js');
   const child: ChildProcess = spawn(process.execPath, [script], {
     cwd: root,
     detached: true,

@@ -1,12 +1,13 @@
 /**
- * The service as operators run it (`npm start`: the compiled build, `node dist/src/server.js`)
+ * The service as operators run it (`npm start`: the built bundle, `node dist/server/server.js`)
  * in its own process, for figures that belong to the service alone, such as its RSS.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { freePort } from '../../test/fixtures/sshd.js';
 import { BENCH_ADMIN, benchLogin } from './app.js';
 
@@ -14,7 +15,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /**
  * node's arguments exactly as `npm start` passes them (read from package.json's start script, so
- * its V8 flags are measured too), e.g. `['--max-semi-space-size=2', 'dist/src/server.js']`.
+ * its V8 flags are measured too), e.g. `['--max-semi-space-size=2', 'dist/server/server.js']`.
  */
 export function npmStartArgs(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
@@ -32,9 +33,9 @@ export interface ProductionServer {
   stop(): Promise<void>;
 }
 
-/** Builds dist/ (as `npm start` does), starts it on a free port and logs in as the first admin. */
+/** Builds dist/ when stale (as `npm start` does), starts it on a free port and logs in as the first admin. */
 export async function startProductionServer(env: Record<string, string>): Promise<ProductionServer> {
-  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  buildIfStale(root, 'service');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-prod-'));
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, npmStartArgs(), {

@@ -3,7 +3,6 @@
  * configuration (validated against `CHANNEL_CONFIGS` by the channels module before it is saved).
  * Delivery and the channels module's test button call `createNotifier` and nothing else.
  */
-import { Value } from 'typebox/value';
 import type { HostResolver } from '../../core/network.js';
 import { GUARDED_TIMEOUT_MS, createGuardedRequest } from '../http/guarded-request.js';
 import type { PinnedAgents } from '../http/pinned-agents.js';
@@ -82,8 +81,22 @@ export interface NotifierTarget {
 
 export function createNotifier(channel: NotifierTarget, deps: NotifierDeps): Notifier {
   const name = `${channel.type}:${channel.id}`;
+  // The configuration is checked (and the channel's notifier built) on the first send, not here:
+  // TypeBox's value module costs ~7.5 MB resident, and a process that never notifies never loads it.
+  let built: Promise<Notifier> | null = null;
+  return {
+    channel: name,
+    send: async (message) => {
+      built ??= build(name, channel, deps);
+      return (await built).send(message);
+    },
+  };
+}
+
+async function build(name: string, channel: NotifierTarget, deps: NotifierDeps): Promise<Notifier> {
   const factory = FACTORIES[channel.type] as Factory<ChannelType> | undefined;
   const schema = CHANNEL_CONFIGS[channel.type];
+  const { Value } = await import('typebox/value');
   if (!factory || !schema || !Value.Check(schema, channel.config)) return failing(name, `invalid ${channel.type} channel configuration`);
   try {
     return factory(name, channel.config as ChannelConfig<ChannelType>, deps);

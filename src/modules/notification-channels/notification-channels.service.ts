@@ -48,7 +48,7 @@ export class NotificationChannelsService implements ChannelSource {
   async create(actor: Actor, input: CreateChannelBody): Promise<ChannelView> {
     const type = channelType(input.type);
     const config = mergeConfig(type, {}, input.config);
-    checkConfig(type, config, await this.d.allowPrivateTargets());
+    await checkConfig(type, config, await this.d.allowPrivateTargets());
     const { plain, secrets } = splitSecrets(type, config);
     const at = nowIso();
     const name = presetName(input.name);
@@ -84,7 +84,7 @@ export class NotificationChannelsService implements ChannelSource {
     changed.push(...Object.keys(patch));
     if (input.config !== undefined) {
       const config = mergeConfig(type, this.fullConfig(current), input.config);
-      checkConfig(type, config, await this.d.allowPrivateTargets());
+      await checkConfig(type, config, await this.d.allowPrivateTargets());
       const { plain, secrets } = splitSecrets(type, config);
       patch.config = JSON.stringify(plain);
       patch.secrets = this.d.cipher.encrypt(JSON.stringify(secrets));

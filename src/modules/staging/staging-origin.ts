@@ -5,7 +5,6 @@
  * (`<dir>.origin.json`), never inside it: everything inside a staging directory is pushed.
  */
 import fs from 'node:fs';
-import { Value } from 'typebox/value';
 import { StagingOrigin } from './staging-dirs.schemas.js';
 
 export const originFile = (dir: string): string => `${dir}.origin.json`;
@@ -18,6 +17,8 @@ export async function writeOrigin(dir: string, origin: StagingOrigin): Promise<v
 export async function readOrigin(dir: string): Promise<StagingOrigin | null> {
   try {
     const raw: unknown = JSON.parse(await fs.promises.readFile(originFile(dir), 'utf8'));
+    // Loaded here, not at start: TypeBox's value module costs ~7.5 MB resident in every process.
+    const { Value } = await import('typebox/value');
     return Value.Check(StagingOrigin, raw) ? raw : null;
   } catch {
     return null;

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Static, Type } from 'typebox';
-import { Value } from 'typebox/value';
 
 const run = promisify(execFile);
 
@@ -73,6 +72,8 @@ export async function unpackArchive(file: string, dir: string): Promise<BackupMa
   } catch {
     throw new Error(`${file} is not a Fleet Admin backup (no readable ${MANIFEST})`);
   }
+  // Loaded here, not at start: TypeBox's value module costs ~7.5 MB resident in every process.
+  const { Value } = await import('typebox/value');
   if (!Value.Check(BackupManifest, raw)) throw new Error(`${file}: ${MANIFEST} is not a backup manifest this version understands`);
   return raw;
 }
