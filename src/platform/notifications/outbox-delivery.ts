@@ -63,6 +63,13 @@ export class OutboxDelivery {
   private running: Promise<void> | null = null;
   /** Destinations whose claimed rows are being sent, each with its send chain. */
   private readonly sending = new Map<string, Promise<void>>();
+  /**
+   * Sending destinations that may have more due rows than they took: rows queued here meanwhile,
+   * or a claim that hit the batch size. Each looks for its next rows at once when done; the others
+   * leave rows queued elsewhere and retries coming due to the poll, instead of one claim query per
+   * finished destination.
+   */
+  private readonly recheck = new Set<string>();
   private wanted = false;
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -107,6 +114,21 @@ export class OutboxDelivery {
     });
   }
 
+  /**
+   * Wakes the loop for rows just queued for `destinations`. A destination still sending takes its
+   * next rows when its current ones are done (it kicks the loop then), so a round now is only
+   * worth its claim query when one of them is free: with every channel slow, queuing adds no
+   * claim per notification.
+   */
+  wake(destinations: readonly string[]): void {
+    let free = false;
+    for (const d of destinations) {
+      if (this.sending.has(d)) this.recheck.add(d);
+      else free = true;
+    }
+    if (free) this.kick();
+  }
+
   /** Resolves once no round is running and no destination is sending (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.running !== null || this.sending.size > 0) {
@@ -126,7 +148,7 @@ export class OutboxDelivery {
    * Claims due rows of every destination not already sending and starts each destination's
    * sends, without waiting for them: a slow or failing channel (up to its 10 s timeout per
    * message) never holds up the others' next messages. A destination's rows go out one at a
-   * time, in order; its next rows are claimed once it is done (and the loop is kicked then).
+   * time, in order; its next rows are claimed once it is done (at once when it may have more: `recheck`).
    */
   private async claimAndStart(): Promise<number> {
     const now = this.d.now();
@@ -135,10 +157,11 @@ export class OutboxDelivery {
     const byDestination = new Map<string, NotificationOutboxRow[]>();
     for (const r of rows) byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
     for (const [destination, list] of byDestination) {
+      if (rows.length >= this.o.batchSize) this.recheck.add(destination);
       const sending = this.sendAll(destination, list).finally(() => {
         this.sending.delete(destination);
         // The loop (when started) looks for this destination's next rows at once.
-        if (this.timer && !this.stopping) this.kick();
+        if (this.recheck.delete(destination) && this.timer && !this.stopping) this.kick();
       });
       this.sending.set(destination, sending);
     }
