@@ -26,6 +26,8 @@ export interface DeliveryOptions {
   /** Delays before the 2nd, 3rd… attempt; attempts in all = length + 1. */
   backoffMs: number[];
   leaseMs: number;
+  /** The longest one send may take (the channels' 10 s timeout, with room for its writes). */
+  sendBoundMs: number;
   batchSize: number;
   pollMs: number;
   ratePerMinute: number;
@@ -34,8 +36,10 @@ export interface DeliveryOptions {
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
   backoffMs: [5_000, 30_000],
-  // One send is bounded by its channel's timeout (10 s), far inside the lease: no renewal needed.
+  // One send is bounded by its channel's timeout (10 s), far inside the lease; a destination's
+  // chain of several sends renews the lease of the rows it still holds when it runs short.
   leaseMs: 60_000,
+  sendBoundMs: 15_000,
   batchSize: 50,
   pollMs: 1_000,
   ratePerMinute: 20,
@@ -158,7 +162,7 @@ export class OutboxDelivery {
     for (const r of rows) byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
     for (const [destination, list] of byDestination) {
       if (rows.length >= this.o.batchSize) this.recheck.add(destination);
-      const sending = this.sendAll(destination, list).finally(() => {
+      const sending = this.sendAll(destination, list, now + this.o.leaseMs).finally(() => {
         this.sending.delete(destination);
         // The loop (when started) looks for this destination's next rows at once.
         if (this.recheck.delete(destination) && this.timer && !this.stopping) this.kick();
@@ -168,14 +172,26 @@ export class OutboxDelivery {
     return rows.length;
   }
 
-  private async sendAll(destination: string, list: NotificationOutboxRow[]): Promise<void> {
+  /**
+   * Sends a destination's rows one after another. They were leased until `leasedUntil`; a send
+   * that could end past it first renews the lease of every row still to go (one write), and a row
+   * whose lease another process took meanwhile (this one stalled) is left to it, never sent twice.
+   */
+  private async sendAll(destination: string, list: NotificationOutboxRow[], leasedUntil: number): Promise<void> {
     const target = await this.d.resolve(destination).catch((err: unknown) => {
       this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
       return undefined;
     });
     let deferred = 0;
-    for (const row of list) {
+    let held: Set<number> | null = null;
+    for (const [i, row] of list.entries()) {
       try {
+        if (this.d.now() + this.o.sendBoundMs > leasedUntil) {
+          const now = this.d.now();
+          held = new Set(await this.d.repo.renew(list.slice(i).map((r) => r.id), this.d.owner, iso(now + this.o.leaseMs)));
+          leasedUntil = now + this.o.leaseMs;
+        }
+        if (held && !held.has(row.id)) continue;
         if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
         else if (!(await this.deliver(row, target, deferred))) deferred++;
       } catch (err) {
