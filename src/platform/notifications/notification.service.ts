@@ -17,6 +17,7 @@ import { botCredentials, type BotKind } from './bot-credentials.js';
 import type { ChannelSource, DeliverableChannel } from './channel-contract.js';
 import { languageOf, render } from './message-format.js';
 import { gateOf, legacyKind, type NotificationEvent, serverOf } from './notification-events.js';
+import { DedupMemo } from './dedup-memo.js';
 import { type Destination, OutboxDelivery, type DeliveryOptions } from './outbox-delivery.js';
 import type { NewOutboxRow, OutboxRepository } from './outbox.repository.js';
 import { needsTags, type Route, routeEvent } from './routing.js';
@@ -64,6 +65,7 @@ export class NotificationService {
   private channels: ChannelSource;
   private readonly now: () => number;
   private deliveringHere = false;
+  private readonly dedup = new DedupMemo();
   private snapshot: { at: number; version: number; source: ChannelSource; channels: Promise<DeliverableChannel[]> } | null = null;
 
   constructor(private readonly d: NotificationServiceDeps) {
@@ -156,7 +158,9 @@ export class NotificationService {
         created_at: created,
       }));
       const keys = rows.map((r) => r.dedup_key).filter((k): k is string => !!k);
-      const seen = await this.d.outbox.recentDedupKeys(keys, new Date(nowMs - (this.d.dedupWindowMs ?? DEDUP_WINDOW_MS)).toISOString());
+      const sinceMs = nowMs - (this.d.dedupWindowMs ?? DEDUP_WINDOW_MS);
+      // Every destination already had this alert from here inside the window: nothing to read.
+      const seen = this.dedup.allSeen(keys, sinceMs) ? new Set(keys) : await this.d.outbox.recentDedupKeys(keys, new Date(sinceMs).toISOString());
       rows = rows.filter((r) => !r.dedup_key || !seen.has(r.dedup_key));
       if (rows.length === 0) {
         this.d.metrics?.notification(label, 'skipped');
@@ -165,6 +169,7 @@ export class NotificationService {
       message = render(e, languageOf(this.d.settings.get('notify_language')));
       const payload = JSON.stringify(message);
       await this.d.outbox.enqueue(rows.map((r) => ({ ...r, payload })));
+      this.dedup.remember(rows.map((r) => r.dedup_key).filter((k): k is string => !!k), nowMs, sinceMs);
       this.d.metrics?.notification(label, 'sent');
       if (this.deliveringHere) this.delivery.wake(rows.map((r) => r.destination));
       return rows.length;
