@@ -175,7 +175,7 @@ export class OutboxDelivery {
   /**
    * Sends a destination's rows one after another. They were leased until `leasedUntil`; a send
    * that could end past it first renews the lease of every row still to go (one write), and a row
-   * whose lease another process took meanwhile (this one stalled) is left to it, never sent twice.
+   * whose lease another process took meanwhile (this one stalled past it) is left to that process.
    */
   private async sendAll(destination: string, list: NotificationOutboxRow[], leasedUntil: number): Promise<void> {
     const target = await this.d.resolve(destination).catch((err: unknown) => {
