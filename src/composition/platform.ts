@@ -118,6 +118,7 @@ export async function buildPlatform(
   // Channels that deliver often keep their connection (the target is still checked every time).
   const channelAgents = new PinnedAgents({ connectTimeoutMs: GUARDED_TIMEOUT_MS });
   closers.push(() => channelAgents.close());
+  const channelNotifiers = new WeakMap<DeliverableChannel, { allowPrivate: boolean; notifier: Notifier }>();
   // The channels themselves are connected once the channels module is built (compose.ts).
   const notifications = new NotificationService({
     settings, secrets, apiBase: config.messengerApiBase, log, metrics, outbox, owner: newLeaseOwner(),
@@ -125,11 +126,16 @@ export async function buildPlatform(
     channels: channelParts.channels,
     createChannelNotifier:
       channelParts.createNotifier ??
-      ((channel) =>
-        createNotifier(
-          channel,
-          createNotifierDeps({ resolve: systemResolver, allowPrivate: settings.getBool('notify_allow_private_targets'), agents: channelAgents }),
-        )),
+      ((channel) => {
+        // One notifier per version of a channel (the channels module hands out the same object
+        // until the row changes) and per state of the private-target rule, which is read every time.
+        const allowPrivate = settings.getBool('notify_allow_private_targets');
+        const held = channelNotifiers.get(channel);
+        if (held?.allowPrivate === allowPrivate) return held.notifier;
+        const notifier = createNotifier(channel, createNotifierDeps({ resolve: systemResolver, allowPrivate, agents: channelAgents }));
+        channelNotifiers.set(channel, { allowPrivate, notifier });
+        return notifier;
+      }),
     delivery: channelParts.delivery,
   });
   closers.push(() => notifications.stopDelivery());

@@ -73,8 +73,18 @@ export function pinnedLookup(address: string) {
 /**
  * undici, imported by the first outbound call rather than at start: it costs memory in every
  * process, and many deployments never make one (subscriptions, wallpapers and channels are optional).
+ * The import is kept: every `import()` call resolves the specifier again through the module loader
+ * (and its hooks, when a loader such as tsx is installed), a cost each send would otherwise pay.
  */
-export const loadUndici = () => import('undici');
+let undici: Promise<typeof import('undici')> | null = null;
+export const loadUndici = (): Promise<typeof import('undici')> => {
+  undici ??= import('undici');
+  // A failed import (never expected) is tried again by the next call rather than kept.
+  undici.catch(() => {
+    undici = null;
+  });
+  return undici;
+};
 
 /**
  * An undici agent that connects to `address` whatever host the URL names: one connection per

@@ -35,6 +35,10 @@ export interface NotificationChannelsDeps {
 const NOT_FOUND = 'Notification channel not found';
 
 export class NotificationChannelsService implements ChannelSource {
+  /** The enabled channels as last decoded, with the row each came from. */
+  private decoded = new Map<number, { row: NotificationChannelRow; channel: DeliverableChannel }>();
+  private changes = 0;
+
   constructor(private readonly d: NotificationChannelsDeps) {}
 
   async list(): Promise<ChannelView[]> {
@@ -65,6 +69,7 @@ export class NotificationChannelsService implements ChannelSource {
         updated_at: at,
       }),
     );
+    this.changes++;
     await this.d.audit.record(actor, 'create_notification_channel', { type: 'notification_channel', id: row.id, detail: `name=${row.name} type=${type}` });
     return this.view(row);
   }
@@ -94,12 +99,14 @@ export class NotificationChannelsService implements ChannelSource {
     patch.updated_at = nowIso();
     const row = await this.unique(patch.name ?? current.name, () => this.d.repo.update(id, patch));
     if (!row) throw new NotFoundError(NOT_FOUND, 'channel_not_found');
+    this.changes++;
     await this.d.audit.record(actor, 'update_notification_channel', { type: 'notification_channel', id, detail: `fields=${changed.join(',')}` });
     return this.view(row);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
     if (!(await this.d.repo.delete(id))) throw new NotFoundError(NOT_FOUND, 'channel_not_found');
+    this.changes++;
     await this.d.audit.record(actor, 'delete_notification_channel', { type: 'notification_channel', id });
   }
 
@@ -127,8 +134,27 @@ export class NotificationChannelsService implements ChannelSource {
     return { ok: true, ms };
   }
 
+  /**
+   * The enabled channels, read afresh each time (another process may have changed them). Each is
+   * decrypted and parsed once per version of its row, not on every call: every notification and
+   * every delivery round reads them, and each read would otherwise pay one decryption per channel.
+   */
   async deliverable(): Promise<DeliverableChannel[]> {
-    return (await this.d.repo.list(true)).map((r) => this.deliverable1(r));
+    const rows = await this.d.repo.list(true);
+    const decoded = new Map<number, { row: NotificationChannelRow; channel: DeliverableChannel }>();
+    const out = rows.map((r) => {
+      const held = this.decoded.get(r.id);
+      const channel = held && sameVersion(held.row, r) ? held.channel : this.deliverable1(r);
+      decoded.set(r.id, { row: r, channel });
+      return channel;
+    });
+    // Only channels still enabled are kept: a deleted or disabled one leaves no secrets behind.
+    this.decoded = decoded;
+    return out;
+  }
+
+  version(): number {
+    return this.changes;
   }
 
   async byId(id: number): Promise<DeliverableChannel | null> {
@@ -182,4 +208,9 @@ export class NotificationChannelsService implements ChannelSource {
       throw err;
     }
   }
+}
+
+/** Whether two reads of a channel's row hold the same channel (every field delivery uses). */
+function sameVersion(a: NotificationChannelRow, b: NotificationChannelRow): boolean {
+  return a.name === b.name && a.type === b.type && a.config === b.config && a.secrets === b.secrets && a.events === b.events && a.tags === b.tags;
 }

@@ -52,4 +52,10 @@ export interface ChannelSource {
   deliverable(): Promise<DeliverableChannel[]>;
   /** One channel by id, enabled or not (the test button); null when it does not exist. */
   byId(id: number): Promise<DeliverableChannel | null>;
+  /**
+   * A number that changes whenever this process changes a channel. A source that has it may be
+   * read from a snapshot a fraction of a second old (changes made here are seen at once); one
+   * without it is read afresh every time.
+   */
+  version?(): number;
 }

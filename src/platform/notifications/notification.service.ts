@@ -17,6 +17,7 @@ import { botCredentials, type BotKind } from './bot-credentials.js';
 import type { ChannelSource, DeliverableChannel } from './channel-contract.js';
 import { languageOf, render } from './message-format.js';
 import { gateOf, legacyKind, type NotificationEvent, serverOf } from './notification-events.js';
+import { DedupMemo } from './dedup-memo.js';
 import { type Destination, OutboxDelivery, type DeliveryOptions } from './outbox-delivery.js';
 import type { NewOutboxRow, OutboxRepository } from './outbox.repository.js';
 import { needsTags, type Route, routeEvent } from './routing.js';
@@ -64,7 +65,8 @@ export class NotificationService {
   private channels: ChannelSource;
   private readonly now: () => number;
   private deliveringHere = false;
-  private snapshot: { at: number; channels: Promise<DeliverableChannel[]> } | null = null;
+  private readonly dedup = new DedupMemo();
+  private snapshot: { at: number; version: number; source: ChannelSource; channels: Promise<DeliverableChannel[]> } | null = null;
 
   constructor(private readonly d: NotificationServiceDeps) {
     this.createNotifier = d.createNotifier ?? ((t) => createMessengerNotifier(t));
@@ -124,7 +126,7 @@ export class NotificationService {
         return 0;
       }
       // A database outage is itself announced: its notice must not depend on reading channels.
-      const channels = await this.channels.deliverable().catch((err: unknown) => {
+      const channels = await this.currentChannels().catch((err: unknown) => {
         if (e.kind === 'infrastructure') return [];
         throw err;
       });
@@ -139,18 +141,16 @@ export class NotificationService {
       }
       const nowMs = this.now();
       const created = new Date(nowMs).toISOString();
-      message = render(e, languageOf(this.d.settings.get('notify_language')));
-      const payload = JSON.stringify(message);
       const dedupOf = (destination: string) => {
         if (server) return `${e.kind}:${server.id}:${destination}`;
         if (e.kind === 'infrastructure' && e.component === 'channel') return `${e.kind}:${e.channelName}:${e.up}:${destination}`;
         return null;
       };
-      let rows: NewOutboxRow[] = routes.map((r) => ({
+      // Rendered only for the destinations left after dedup (a repeated alert renders nothing).
+      let rows: Array<Omit<NewOutboxRow, 'payload'>> = routes.map((r) => ({
         event_kind: e.kind,
         destination: r.destination,
         channel_type: r.channelType,
-        payload,
         dedup_key: dedupOf(r.destination),
         state: 'pending',
         attempts: 0,
@@ -158,22 +158,29 @@ export class NotificationService {
         created_at: created,
       }));
       const keys = rows.map((r) => r.dedup_key).filter((k): k is string => !!k);
-      const seen = await this.d.outbox.recentDedupKeys(keys, new Date(nowMs - (this.d.dedupWindowMs ?? DEDUP_WINDOW_MS)).toISOString());
+      const sinceMs = nowMs - (this.d.dedupWindowMs ?? DEDUP_WINDOW_MS);
+      // Every destination already had this alert from here inside the window: nothing to read.
+      const seen = this.dedup.allSeen(keys, sinceMs) ? new Set(keys) : await this.d.outbox.recentDedupKeys(keys, new Date(sinceMs).toISOString());
       rows = rows.filter((r) => !r.dedup_key || !seen.has(r.dedup_key));
       if (rows.length === 0) {
         this.d.metrics?.notification(label, 'skipped');
         return 0;
       }
-      await this.d.outbox.enqueue(rows);
+      message = render(e, languageOf(this.d.settings.get('notify_language')));
+      const payload = JSON.stringify(message);
+      await this.d.outbox.enqueue(rows.map((r) => ({ ...r, payload })));
+      this.dedup.remember(rows.map((r) => r.dedup_key).filter((k): k is string => !!k), nowMs, sinceMs);
       this.d.metrics?.notification(label, 'sent');
-      if (this.deliveringHere) this.delivery.kick();
+      if (this.deliveringHere) this.delivery.wake(rows.map((r) => r.destination));
       return rows.length;
     } catch (err) {
       this.d.log.warn({ kind: e.kind, err: errorMessage(err) }, 'notification could not be queued');
       this.d.metrics?.notification(label, 'failed');
       // The outbox lives in the database: a notice about the database (or cache) being away is
       // sent straight away instead, once, without retries.
-      if (e.kind === 'infrastructure' && message) void this.sendDirect(routes, message);
+      if (e.kind === 'infrastructure' && routes.length > 0) {
+        void this.sendDirect(routes, message ?? render(e, languageOf(this.d.settings.get('notify_language'))));
+      }
       return 0;
     }
   }
@@ -211,15 +218,19 @@ export class NotificationService {
   }
 
   /**
-   * The enabled channels for a delivery round: its destinations resolve at once, so one read (and
-   * one decryption of each channel) serves them all instead of one per destination. A change to
-   * a channel reaches delivery within ROUND_SNAPSHOT_MS.
+   * The enabled channels, for routing an event and for a delivery round. Alerts come in bursts
+   * and a round's destinations resolve at once, so one read serves them all instead of one per
+   * event or destination. A change made in this process is seen at once (the source's version
+   * moves); one made in another process reaches routing and delivery within ROUND_SNAPSHOT_MS.
+   * A source without a version is read every time.
    */
-  private roundChannels(): Promise<DeliverableChannel[]> {
+  private currentChannels(): Promise<DeliverableChannel[]> {
+    const version = this.channels.version?.();
+    if (version === undefined) return this.channels.deliverable();
     const now = Date.now();
-    if (!this.snapshot || now - this.snapshot.at > ROUND_SNAPSHOT_MS) {
+    if (!this.snapshot || now - this.snapshot.at > ROUND_SNAPSHOT_MS || this.snapshot.version !== version || this.snapshot.source !== this.channels) {
       const channels = this.channels.deliverable();
-      this.snapshot = { at: now, channels };
+      this.snapshot = { at: now, version, source: this.channels, channels };
       channels.catch(() => {
         if (this.snapshot?.channels === channels) this.snapshot = null;
       });
@@ -235,7 +246,7 @@ export class NotificationService {
     }
     const id = Number(destination.slice('channel:'.length));
     // Only an enabled channel still gets its queued rows (one disabled since is not sent to).
-    const channel = (await this.roundChannels()).find((c) => c.id === id);
+    const channel = (await this.currentChannels()).find((c) => c.id === id);
     if (!channel || !this.d.createChannelNotifier) return null;
     return { notifier: this.d.createChannelNotifier(channel), name: channel.name };
   }

@@ -26,6 +26,8 @@ export interface DeliveryOptions {
   /** Delays before the 2nd, 3rd… attempt; attempts in all = length + 1. */
   backoffMs: number[];
   leaseMs: number;
+  /** The longest one send may take (the channels' 10 s timeout, with room for its writes). */
+  sendBoundMs: number;
   batchSize: number;
   pollMs: number;
   ratePerMinute: number;
@@ -34,8 +36,10 @@ export interface DeliveryOptions {
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
   backoffMs: [5_000, 30_000],
-  // One send is bounded by its channel's timeout (10 s), far inside the lease: no renewal needed.
+  // One send is bounded by its channel's timeout (10 s), far inside the lease; a destination's
+  // chain of several sends renews the lease of the rows it still holds when it runs short.
   leaseMs: 60_000,
+  sendBoundMs: 15_000,
   batchSize: 50,
   pollMs: 1_000,
   ratePerMinute: 20,
@@ -63,6 +67,13 @@ export class OutboxDelivery {
   private running: Promise<void> | null = null;
   /** Destinations whose claimed rows are being sent, each with its send chain. */
   private readonly sending = new Map<string, Promise<void>>();
+  /**
+   * Sending destinations that may have more due rows than they took: rows queued here meanwhile,
+   * or a claim that hit the batch size. Each looks for its next rows at once when done; the others
+   * leave rows queued elsewhere and retries coming due to the poll, instead of one claim query per
+   * finished destination.
+   */
+  private readonly recheck = new Set<string>();
   private wanted = false;
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -107,6 +118,21 @@ export class OutboxDelivery {
     });
   }
 
+  /**
+   * Wakes the loop for rows just queued for `destinations`. A destination still sending takes its
+   * next rows when its current ones are done (it kicks the loop then), so a round now is only
+   * worth its claim query when one of them is free: with every channel slow, queuing adds no
+   * claim per notification.
+   */
+  wake(destinations: readonly string[]): void {
+    let free = false;
+    for (const d of destinations) {
+      if (this.sending.has(d)) this.recheck.add(d);
+      else free = true;
+    }
+    if (free) this.kick();
+  }
+
   /** Resolves once no round is running and no destination is sending (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.running !== null || this.sending.size > 0) {
@@ -126,7 +152,7 @@ export class OutboxDelivery {
    * Claims due rows of every destination not already sending and starts each destination's
    * sends, without waiting for them: a slow or failing channel (up to its 10 s timeout per
    * message) never holds up the others' next messages. A destination's rows go out one at a
-   * time, in order; its next rows are claimed once it is done (and the loop is kicked then).
+   * time, in order; its next rows are claimed once it is done (at once when it may have more: `recheck`).
    */
   private async claimAndStart(): Promise<number> {
     const now = this.d.now();
@@ -135,24 +161,37 @@ export class OutboxDelivery {
     const byDestination = new Map<string, NotificationOutboxRow[]>();
     for (const r of rows) byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
     for (const [destination, list] of byDestination) {
-      const sending = this.sendAll(destination, list).finally(() => {
+      if (rows.length >= this.o.batchSize) this.recheck.add(destination);
+      const sending = this.sendAll(destination, list, now + this.o.leaseMs).finally(() => {
         this.sending.delete(destination);
         // The loop (when started) looks for this destination's next rows at once.
-        if (this.timer && !this.stopping) this.kick();
+        if (this.recheck.delete(destination) && this.timer && !this.stopping) this.kick();
       });
       this.sending.set(destination, sending);
     }
     return rows.length;
   }
 
-  private async sendAll(destination: string, list: NotificationOutboxRow[]): Promise<void> {
+  /**
+   * Sends a destination's rows one after another. They were leased until `leasedUntil`; a send
+   * that could end past it first renews the lease of every row still to go (one write), and a row
+   * whose lease another process took meanwhile (this one stalled past it) is left to that process.
+   */
+  private async sendAll(destination: string, list: NotificationOutboxRow[], leasedUntil: number): Promise<void> {
     const target = await this.d.resolve(destination).catch((err: unknown) => {
       this.d.log.warn({ destination, err: errorMessage(err) }, 'notification destination could not be read');
       return undefined;
     });
     let deferred = 0;
-    for (const row of list) {
+    let held: Set<number> | null = null;
+    for (const [i, row] of list.entries()) {
       try {
+        if (this.d.now() + this.o.sendBoundMs > leasedUntil) {
+          const now = this.d.now();
+          held = new Set(await this.d.repo.renew(list.slice(i).map((r) => r.id), this.d.owner, iso(now + this.o.leaseMs)));
+          leasedUntil = now + this.o.leaseMs;
+        }
+        if (held && !held.has(row.id)) continue;
         if (this.stopping) await this.d.repo.later(row.id, this.d.owner, row.next_attempt_at, row.attempts, row.last_error);
         else if (!(await this.deliver(row, target, deferred))) deferred++;
       } catch (err) {

@@ -59,6 +59,20 @@ export class OutboxRepository {
       .execute();
   }
 
+  /** Extends the lease of those rows still leased to `owner` and pending; answers their ids. */
+  async renew(ids: number[], owner: string, until: string): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .updateTable('notification_outbox')
+      .set({ lease_expires_at: until })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .where('state', '=', 'pending')
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async delivered(id: number, owner: string, at: string, attempts: number): Promise<void> {
     await this.mine(id, owner, { state: 'delivered', delivered_at: at, attempts, last_error: null });
   }

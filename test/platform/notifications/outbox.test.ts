@@ -204,6 +204,40 @@ describe.each(dbKinds())('notification outbox on %s', (db) => {
     expect(await repo.depth()).toBe(0);
   });
 
+  it('a destination sending several rows in a row renews their lease, so another owner never takes one it still holds', async () => {
+    const repo = new OutboxRepository(t.app.services.db);
+    const taken: number[] = [];
+    const svc = new NotificationService({
+      settings: t.app.services.settings,
+      secrets: new SecretSettings(t.app.services.settings, t.app.services.cipher),
+      apiBase: fake.url,
+      log: silent,
+      outbox: repo,
+      owner: 'slow-owner',
+      channels: memorySource([hook(1, ['alert_cpu'])]),
+      // Each send takes 30 s on the injected clock; meanwhile another process looks for due rows.
+      createChannelNotifier: (c) => {
+        const inner = postingNotifier(c);
+        return {
+          channel: inner.channel,
+          async send(m) {
+            clock += 30_000;
+            const now = new Date(clock).toISOString();
+            taken.push(...(await repo.claimDue('other-owner', now, new Date(clock + 60_000).toISOString(), 10)).map((r) => r.id));
+            await inner.send(m);
+          },
+        };
+      },
+      now: () => clock,
+      delivery: { leaseMs: 60_000, sendBoundMs: 15_000, ratePerMinute: 1000 },
+    });
+    for (let i = 0; i < 4; i++) await svc.notify(cpu(400 + i));
+    expect(await svc.delivery.runOnce()).toBe(4);
+    expect(taken).toEqual([]);
+    expect(received(1)).toHaveLength(4);
+    expect((await rows()).map((r) => r.state)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+  });
+
   it('renders in Chinese when notify_language is zh-CN', async () => {
     await t.app.services.settings.set('notify_language', 'zh-CN');
     try {
