@@ -4,7 +4,9 @@
  * its batch down with it.
  */
 import type { RsyncStats } from './rsync-stats.js';
-import { buildRsyncArgv, prepareRsyncSsh, runRsync } from './rsync-transport.js';
+import path from 'node:path';
+import { buildRsyncArgv, prepareRsyncSsh } from './rsync-transport.js';
+import { runRsync } from './run-rsync.js';
 import { remoteRsyncPath } from './remote-rsync.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { isClientSafe } from '../../core/errors.js';
@@ -21,8 +23,10 @@ export interface RsyncJob {
   itemize?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Progress of a real run (not a dry run) as rsync reports it. */
+  /** Progress of a real run (not a dry run) as rsync reports it: the newest update, every `progressIntervalMs`. */
   onProgress?: (p: RsyncProgress) => void;
+  /** Default 500. */
+  progressIntervalMs?: number;
 }
 
 export interface RsyncOutcome {
@@ -80,6 +84,9 @@ export class RsyncRunner {
       const extra = [`--rsync-path=${rsyncPath}`];
       // Itemized names as UTF-8, not rsync's \#ooo escapes.
       if (job.itemize) extra.push('--8-bit-output');
+      const progress = job.onProgress && !job.dryRun
+        ? { file: path.join(ssh.dir, 'stdout'), onProgress: job.onProgress, intervalMs: job.progressIntervalMs }
+        : undefined;
       const argv = buildRsyncArgv({
         source: job.source,
         target,
@@ -87,13 +94,13 @@ export class RsyncRunner {
         mode: job.mode,
         dryRun: job.dryRun,
         itemize: job.itemize,
-        progress: Boolean(job.onProgress) && !job.dryRun,
+        progress: progress !== undefined,
         stats: true,
         ioTimeoutSec: this.stallTimeoutSec,
         sshCommand: ssh.sshCommand,
         extra,
       });
-      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs, onProgress: job.onProgress });
+      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs, progress });
       if (r.exitCode === 0) return { ok: true, stats: r.stats, stdout: r.stdout, error: null, durationMs: elapsed() };
       this.forget(target);
       let error: string;

@@ -3,9 +3,6 @@
  * it trusts exactly the host key our pool verified, authenticates with the server's stored
  * credentials, and never exposes a secret on a command line or in the environment.
  */
-import { ProgressReader, type RsyncProgress } from './rsync-progress.js';
-import { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +10,6 @@ import path from 'node:path';
 import { HostKeyMismatchError } from '../ssh/errors.js';
 import { knownHostsLine, normalizeFingerprint, parseHostKey } from '../ssh/host-key.js';
 import { SshPool } from '../ssh/ssh-pool.js';
-import { TailBuffer } from '../ssh/tail-buffer.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 
 export interface HostKeySource {
@@ -38,6 +34,11 @@ export interface RsyncSsh {
   sshCommand: string;
   /** Extra environment for spawning rsync. */
   env: NodeJS.ProcessEnv;
+  /**
+   * The private temp dir (0700) holding the key / password and known_hosts; a safe place for the
+   * transfer's own files too (runRsync's `stdoutFile`), which go with it.
+   */
+  dir: string;
   /** Removes the temp dir holding the key / password. Call it in a `finally`. */
   cleanup(): Promise<void>;
 }
@@ -135,7 +136,7 @@ export async function prepareRsyncSsh(target: SshTarget, opts: PrepareRsyncSshOp
       await writeFile(askpass, `#!/bin/sh\nexec cat '${secretFile.replaceAll("'", `'\\''`)}'\n`, { mode: 0o700, flag: 'wx' });
       Object.assign(env, { SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' });
     }
-    return { sshCommand: args.map(rsyncQuote).join(' '), env, cleanup };
+    return { sshCommand: args.map(rsyncQuote).join(' '), env, dir, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -209,87 +210,4 @@ export function buildRsyncArgv(o: BuildRsyncArgvOptions): string[] {
   const dest = o.remotePath.endsWith('/') ? o.remotePath : `${o.remotePath}/`;
   argv.push('--', src, `${o.target.username}@${host}:${dest}`);
   return argv;
-}
-
-export interface RunRsyncOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Between SIGTERM and SIGKILL. Default 5 s. */
-  killGraceMs?: number;
-  /** Keep the last N bytes of stdout (stats are at the end). Default 4 MiB. */
-  maxStdoutBytes?: number;
-  /** Called for each `--info=progress2` update (the argv must ask for them). */
-  onProgress?: (p: RsyncProgress) => void;
-}
-
-export interface RsyncResult {
-  /** null when rsync was killed by a signal. */
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  aborted: boolean;
-  timedOut: boolean;
-  stdout: string;
-  /** The last 64 KiB. */
-  stderr: string;
-  stats: RsyncStats | null;
-}
-
-/** Spawn the system rsync (no shell). Resolves also on failure; rejects only if it cannot be started. */
-export function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: RunRsyncOptions = {}): Promise<RsyncResult> {
-  return new Promise((resolve, reject) => {
-    // Own process group, so a kill reaches the ssh child too. stdin 'ignore': ssh must not
-    // prompt on a terminal; the askpass program answers instead.
-    const child = spawn('rsync', argv, {
-      env: { ...process.env, ...env, LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const stdout = new TailBuffer(opts.maxStdoutBytes ?? 4 * 1024 * 1024);
-    const stderr = new TailBuffer(64 * 1024);
-    const progress = opts.onProgress ? new ProgressReader(opts.onProgress) : null;
-    child.stdout.on('data', (d: Buffer) => {
-      stdout.push(d);
-      progress?.push(d);
-    });
-    child.stderr.on('data', (d: Buffer) => stderr.push(d));
-    let aborted = false;
-    let timedOut = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const killGroup = (sig: NodeJS.Signals): void => {
-      try {
-        process.kill(-child.pid!, sig);
-      } catch {
-        child.kill(sig);
-      }
-    };
-    const stop = (): void => {
-      if (killTimer || child.exitCode !== null || child.signalCode !== null) return;
-      killGroup('SIGTERM');
-      killTimer = setTimeout(() => killGroup('SIGKILL'), opts.killGraceMs ?? 5000);
-    };
-    const onAbort = (): void => {
-      aborted = true;
-      stop();
-    };
-    const onTimeout = (): void => {
-      timedOut = true;
-      stop();
-    };
-    const timer = opts.timeoutMs ? setTimeout(onTimeout, opts.timeoutMs) : undefined;
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      reject(new Error(`Could not run rsync: ${err.message}`));
-    });
-    child.once('close', (code, sig) => {
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      const out = stdout.toString();
-      resolve({ exitCode: code, signal: sig, aborted, timedOut, stdout: out, stderr: stderr.toString(), stats: parseRsyncStats(out) });
-    });
-  });
 }

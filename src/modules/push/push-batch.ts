@@ -146,6 +146,7 @@ export async function executeBatch(d: BatchDeps, p: BatchPlan): Promise<BatchSta
         mode: p.mode,
         signal,
         onProgress: (t) => transfer.push(t),
+        progressIntervalMs: PROGRESS_INTERVAL_MS,
       });
       outcome = {
         ok: r.ok,

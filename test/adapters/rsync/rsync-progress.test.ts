@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgressLine, ProgressReader, type RsyncProgress } from '../../../src/adapters/rsync/rsync-progress.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { followProgress, lastProgress, parseProgressLine, type RsyncProgress } from '../../../src/adapters/rsync/rsync-progress.js';
 
 describe('parseProgressLine', () => {
   it.each([
@@ -20,25 +25,43 @@ describe('parseProgressLine', () => {
   );
 });
 
-describe('ProgressReader', () => {
-  it('reads updates split across chunks and ended by \\r or \\n, skipping the stats block', () => {
-    const seen: RsyncProgress[] = [];
-    const r = new ProgressReader((p) => seen.push(p));
-    r.push('\r         32,768   0%    0.00kB/s    0:00:00  \r     21,528,');
-    r.push('576  43%   19.56MB/s    0:00:01  \r     50,000,000 100%   19.75MB/s    0:00:02 (xfr#2, to-chk=0/3)\n\n');
-    r.push('Number of files: 3 (reg: 2, dir: 1)\nTotal transferred file size: 50,000,000 bytes\n');
-    expect(seen.map((p) => [p.bytes, p.percent])).toEqual([
-      [32768, 0],
-      [21528576, 43],
-      [50000000, 100],
-    ]);
+describe('lastProgress', () => {
+  it('takes the newest complete update, whether ended by \\r, \\n or nothing, and skips the stats block', () => {
+    const out = '\r         32,768   0%    0.00kB/s    0:00:00  \r     21,528,576  43%   19.56MB/s    0:00:01  ';
+    expect(lastProgress(out)).toMatchObject({ bytes: 21528576, percent: 43 });
+    const done = `${out}\r     50,000,000 100%   19.75MB/s    0:00:02 (xfr#2, to-chk=0/3)\n\nNumber of files: 3 (reg: 2, dir: 1)\nTotal transferred file size: 50,000,000 bytes\n`;
+    expect(lastProgress(done)).toMatchObject({ bytes: 50_000_000, percent: 100 });
   });
 
-  it('drops a runaway partial line instead of growing without bound', () => {
+  it('never takes a line cut short by a look that met a write half done', () => {
+    expect(lastProgress('\r         32,768   0%    0.00kB/s    0:00:00  \r     21,528,576  43%   19.56MB/s    0:00:0')).toMatchObject({ bytes: 32768 });
+    expect(lastProgress('576  43%   19.5')).toBeNull();
+    expect(lastProgress('')).toBeNull();
+  });
+});
+
+describe('followProgress', () => {
+  it('reports the newest update written since its last look, nothing while nothing new was written', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fleet-progress-'));
+    const fh = await open(path.join(dir, 'stdout'), 'wx+', 0o600);
     const seen: RsyncProgress[] = [];
-    const r = new ProgressReader((p) => seen.push(p));
-    r.push('x'.repeat(10_000));
-    r.push('\r          1,024  12%  512.00kB/s    0:00:09\r');
-    expect(seen).toHaveLength(1);
+    const f = followProgress(fh, 40, (p) => seen.push(p));
+    try {
+      await fh.write('\r         32,768   0%    0.00kB/s    0:00:00  \r     21,528,576  43%   19.56MB/s    0:00:01  ');
+      await sleep(250);
+      expect(seen.map((p) => p.bytes)).toEqual([21528576]);
+      // Far more than one look reads: only the end of it matters.
+      await fh.write('\r          1,024  12%  512.00kB/s    0:00:09'.repeat(200));
+      await fh.write('\r     50,000,000 100%   19.75MB/s    0:00:02 (xfr#2, to-chk=0/3)\n\nNumber of files: 3\n');
+      await sleep(250);
+      expect(seen.map((p) => p.bytes)).toEqual([21528576, 50_000_000]);
+    } finally {
+      await f.stop();
+      await fh.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const n = seen.length;
+    await sleep(100);
+    expect(seen).toHaveLength(n);
   });
 });

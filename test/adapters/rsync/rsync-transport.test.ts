@@ -82,6 +82,31 @@ describe('rsync over OpenSSH', () => {
     expect(existsSync(tempDirOf(ssh))).toBe(false);
   });
 
+  it('reports progress read from its output file, a few times a second, and still reads the stats', async () => {
+    const t = targetFor(sshd, 'key');
+    const ssh = await prepareRsyncSsh(t, { hostKeys: pool });
+    try {
+      const argv = buildRsyncArgv({
+        source: src, target: t, remotePath: path.join(remoteBase, 'progress'), mode: 'incremental', progress: true, sshCommand: ssh.sshCommand,
+        extra: ['--bwlimit=200'], // 200 KiB/s: the 300 KB file takes over a second
+      });
+      const seen: Array<{ at: number; bytes: number; percent: number }> = [];
+      const file = path.join(ssh.dir, 'stdout');
+      const result = await runRsync(argv, ssh.env, {
+        timeoutMs: 30_000,
+        progress: { file, intervalMs: 200, onProgress: (p) => seen.push({ at: Date.now(), bytes: p.bytes, percent: p.percent }) },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(result.stats).toMatchObject({ regularFilesTransferred: Object.keys(FILES).length });
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      for (let i = 1; i < seen.length; i++) expect(seen[i].at - seen[i - 1].at).toBeGreaterThanOrEqual(150);
+      expect(seen.at(-1)!.bytes).toBeGreaterThan(0);
+    } finally {
+      await ssh.cleanup();
+    }
+  });
+
   it('pushes with password auth through askpass, never exposing the password', async () => {
     const t = targetFor(sshd, 'password');
     const ssh = await prepareRsyncSsh(t, { hostKeys: pool });

@@ -1,0 +1,125 @@
+/**
+ * Runs the system rsync (no shell) in its own process group, with a deadline and an abort signal
+ * that stop the whole group, and collects what it printed.
+ */
+import { spawn } from 'node:child_process';
+import { open, type FileHandle } from 'node:fs/promises';
+import { followProgress, type RsyncProgress } from './rsync-progress.js';
+import { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
+import { TailBuffer } from '../ssh/tail-buffer.js';
+
+export interface RunRsyncOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Between SIGTERM and SIGKILL. Default 5 s. */
+  killGraceMs?: number;
+  /** Keep the last N bytes of stdout (stats are at the end). Default 4 MiB. */
+  maxStdoutBytes?: number;
+  /**
+   * Report `--info=progress2` updates (the argv must ask for them). rsync's stdout then goes to
+   * `file` (created here, 0600; it must not exist yet: put it in the transfer's private temp dir,
+   * RsyncSsh.dir, which is removed with it) instead of a pipe, and the newest update written to it
+   * is passed to `onProgress` every `intervalMs` (default 500). The file grows by under 100 bytes
+   * per file transferred.
+   */
+  progress?: { file: string; onProgress: (p: RsyncProgress) => void; intervalMs?: number };
+}
+
+export interface RsyncResult {
+  /** null when rsync was killed by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  aborted: boolean;
+  timedOut: boolean;
+  stdout: string;
+  /** The last 64 KiB. */
+  stderr: string;
+  stats: RsyncStats | null;
+}
+
+/** Spawn the system rsync (no shell). Resolves also on failure; rejects only if it cannot be started. */
+export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: RunRsyncOptions = {}): Promise<RsyncResult> {
+  const maxStdout = opts.maxStdoutBytes ?? 4 * 1024 * 1024;
+  const file = opts.progress ? await open(opts.progress.file, 'wx+', 0o600) : null;
+  try {
+    // Own process group, so a kill reaches the ssh child too. stdin 'ignore': ssh must not
+    // prompt on a terminal; the askpass program answers instead.
+    const child = spawn('rsync', argv, {
+      env: { ...process.env, ...env, LC_ALL: 'C' },
+      stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'],
+      detached: true,
+    });
+    const piped = child.stdout ? new TailBuffer(maxStdout) : null;
+    child.stdout?.on('data', (d: Buffer) => piped?.push(d));
+    const follower = file && opts.progress ? followProgress(file, opts.progress.intervalMs ?? 500, opts.progress.onProgress) : null;
+    let end: Ended;
+    try {
+      end = await waitFor(child, opts);
+    } finally {
+      await follower?.stop();
+    }
+    const stdout = file ? await readTail(file, maxStdout) : piped!.toString();
+    return { ...end, stdout, stats: parseRsyncStats(stdout) };
+  } finally {
+    await file?.close();
+  }
+}
+
+type Ended = Omit<RsyncResult, 'stdout' | 'stats'>;
+
+function waitFor(child: ReturnType<typeof spawn>, opts: RunRsyncOptions): Promise<Ended> {
+  return new Promise((resolve, reject) => {
+    const stderr = new TailBuffer(64 * 1024);
+    child.stderr!.on('data', (d: Buffer) => stderr.push(d));
+    let aborted = false;
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const killGroup = (sig: NodeJS.Signals): void => {
+      try {
+        process.kill(-child.pid!, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    const stop = (): void => {
+      if (killTimer || child.exitCode !== null || child.signalCode !== null) return;
+      killGroup('SIGTERM');
+      killTimer = setTimeout(() => killGroup('SIGKILL'), opts.killGraceMs ?? 5000);
+    };
+    const onAbort = (): void => {
+      aborted = true;
+      stop();
+    };
+    const onTimeout = (): void => {
+      timedOut = true;
+      stop();
+    };
+    const timer = opts.timeoutMs ? setTimeout(onTimeout, opts.timeoutMs) : undefined;
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      reject(new Error(`Could not run rsync: ${err.message}`));
+    });
+    child.once('close', (code, sig) => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      resolve({ exitCode: code, signal: sig, aborted, timedOut, stderr: stderr.toString() });
+    });
+  });
+}
+
+/** The last `max` bytes of the file as UTF-8 (from a character boundary when the front was cut). */
+async function readTail(file: FileHandle, max: number): Promise<string> {
+  const { size } = await file.stat();
+  const from = Math.max(0, size - max);
+  const buf = Buffer.alloc(size - from);
+  const { bytesRead } = await file.read(buf, 0, buf.length, from);
+  const tail = new TailBuffer(max);
+  if (from > 0) tail.dropped = from;
+  tail.push(buf.subarray(0, bytesRead));
+  return tail.toString();
+}
