@@ -4,6 +4,7 @@
  * Delivery and the channels module's test button call `createNotifier` and nothing else.
  */
 import type { HostResolver } from '../../core/network.js';
+import { loadTypeboxValue } from '../../core/typebox-value.js';
 import { GUARDED_TIMEOUT_MS, createGuardedRequest } from '../http/guarded-request.js';
 import type { PinnedAgents } from '../http/pinned-agents.js';
 import { createBarkNotifier } from './bark.js';
@@ -96,7 +97,7 @@ export function createNotifier(channel: NotifierTarget, deps: NotifierDeps): Not
 async function build(name: string, channel: NotifierTarget, deps: NotifierDeps): Promise<Notifier> {
   const factory = FACTORIES[channel.type] as Factory<ChannelType> | undefined;
   const schema = CHANNEL_CONFIGS[channel.type];
-  const { Value } = await import('typebox/value');
+  const { Value } = await loadTypeboxValue();
   if (!factory || !schema || !Value.Check(schema, channel.config)) return failing(name, `invalid ${channel.type} channel configuration`);
   try {
     return factory(name, channel.config as ChannelConfig<ChannelType>, deps);

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { GuardedRequestError } from '../http/guarded-request.js';
-import { readCappedBody } from '../http/pinned-target.js';
+import { loadUndici, readCappedBody } from '../http/pinned-target.js';
 import { NotifierError, type NotificationMessage, type Notifier } from './notifier.js';
 
 export const MESSENGER_TIMEOUT_MS = 10_000;
@@ -101,7 +101,7 @@ export class MessengerBotClient {
     const headers = { 'content-type': 'application/json' };
     if (this.o.transport) return this.o.transport(url, { method: 'POST', headers, body });
     // Imported by the first call: a deployment without a messenger bot never loads undici.
-    const { request } = await import('undici');
+    const { request } = await loadUndici();
     const res = await request(url, {
       method: 'POST',
       headers,

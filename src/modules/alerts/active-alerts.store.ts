@@ -30,9 +30,8 @@ export class LockTimeoutError extends Error {}
 export class ActiveAlertStore {
   constructor(private readonly cache: Cache) {}
 
-  /** The active types of one server (parallel SISMEMBERs: one round trip on Redis). */
+  /** The active types of one server, in one cache call (one round trip on Redis): each agent heartbeat reads this. */
   async typesFor(serverId: number): Promise<Set<AlertType>> {
-    // One call for every type (one round trip on Redis): each agent heartbeat reads this.
     const hits = await this.cache.sismemberMany(ACTIVE_SET, ALERT_TYPES.map((t) => member(serverId, t)));
     const active = new Set<AlertType>();
     for (let i = 0; i < ALERT_TYPES.length; i++) if (hits[i]) active.add(ALERT_TYPES[i]);

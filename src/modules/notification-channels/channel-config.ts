@@ -11,6 +11,7 @@ import { blockedRange } from '../../adapters/http/safe-fetch.js';
 import { CHANNEL_CONFIGS, SECRET_FIELDS, URL_FIELDS } from '../../adapters/notifiers/channel-configs.js';
 import { forbiddenWebhookHeaders } from '../../adapters/notifiers/webhook.js';
 import { BadRequestError } from '../../core/errors.js';
+import { loadTypeboxValue } from '../../core/typebox-value.js';
 import { CHANNEL_EVENTS, CHANNEL_TYPES, type ChannelEvent, type ChannelType } from '../../platform/notifications/channel-contract.js';
 import { normalizeTags, tagName } from '../servers/index.js';
 import { MASK } from './notification-channels.schemas.js';
@@ -44,8 +45,7 @@ export function mergeConfig(type: ChannelType, stored: Config, patch: Config): C
 /** Throws a 400 naming the first field that breaks the type's schema or the URL rules. */
 export async function checkConfig(type: ChannelType, config: Config, allowPrivate: boolean): Promise<void> {
   const schema = CHANNEL_CONFIGS[type];
-  // Loaded on the first save, not at start: TypeBox's value module costs ~7.5 MB resident.
-  const { Value } = await import('typebox/value');
+  const { Value } = await loadTypeboxValue();
   const first = [...Value.Errors(schema, config)][0];
   if (first) throw new BadRequestError(`Invalid ${type} config: ${describe(first)}`, 'channel_config_invalid');
   for (const field of URL_FIELDS[type]) {

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { StagingOrigin } from './staging-dirs.schemas.js';
+import { loadTypeboxValue } from '../../core/typebox-value.js';
 
 export const originFile = (dir: string): string => `${dir}.origin.json`;
 
@@ -17,8 +18,7 @@ export async function writeOrigin(dir: string, origin: StagingOrigin): Promise<v
 export async function readOrigin(dir: string): Promise<StagingOrigin | null> {
   try {
     const raw: unknown = JSON.parse(await fs.promises.readFile(originFile(dir), 'utf8'));
-    // Loaded here, not at start: TypeBox's value module costs ~7.5 MB resident in every process.
-    const { Value } = await import('typebox/value');
+    const { Value } = await loadTypeboxValue();
     return Value.Check(StagingOrigin, raw) ? raw : null;
   } catch {
     return null;

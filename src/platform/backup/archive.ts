@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Static, Type } from 'typebox';
+import { loadTypeboxValue } from '../../core/typebox-value.js';
 
 const run = promisify(execFile);
 
@@ -72,8 +73,7 @@ export async function unpackArchive(file: string, dir: string): Promise<BackupMa
   } catch {
     throw new Error(`${file} is not a Fleet Admin backup (no readable ${MANIFEST})`);
   }
-  // Loaded here, not at start: TypeBox's value module costs ~7.5 MB resident in every process.
-  const { Value } = await import('typebox/value');
+  const { Value } = await loadTypeboxValue();
   if (!Value.Check(BackupManifest, raw)) throw new Error(`${file}: ${MANIFEST} is not a backup manifest this version understands`);
   return raw;
 }

@@ -101,7 +101,7 @@ export class NotificationService {
   async sendTest(channel: DeliverableChannel): Promise<void> {
     if (!this.d.createChannelNotifier) throw new Error('no channel notifier configured');
     const systemName = this.d.settings.get('system_name') || 'Fleet Admin';
-    const message = render({ kind: 'test', channelName: channel.name, systemName }, languageOf(this.d.settings.get('notify_language')));
+    const message = this.render({ kind: 'test', channelName: channel.name, systemName });
     await this.d.createChannelNotifier(channel).send(message);
   }
 
@@ -166,7 +166,7 @@ export class NotificationService {
         this.d.metrics?.notification(label, 'skipped');
         return 0;
       }
-      message = render(e, languageOf(this.d.settings.get('notify_language')));
+      message = this.render(e);
       const payload = JSON.stringify(message);
       await this.d.outbox.enqueue(rows.map((r) => ({ ...r, payload })));
       this.dedup.remember(rows.map((r) => r.dedup_key).filter((k): k is string => !!k), nowMs, sinceMs);
@@ -179,10 +179,15 @@ export class NotificationService {
       // The outbox lives in the database: a notice about the database (or cache) being away is
       // sent straight away instead, once, without retries.
       if (e.kind === 'infrastructure' && routes.length > 0) {
-        void this.sendDirect(routes, message ?? render(e, languageOf(this.d.settings.get('notify_language'))));
+        void this.sendDirect(routes, message ?? this.render(e));
       }
       return 0;
     }
+  }
+
+  /** A message in the language the operator chose for notifications. */
+  private render(e: Parameters<typeof render>[0]): NotificationMessage {
+    return render(e, languageOf(this.d.settings.get('notify_language')));
   }
 
   private async sendDirect(routes: Route[], message: NotificationMessage): Promise<void> {
