@@ -7,6 +7,7 @@ import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { UnauthorizedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { IsoClock } from '../../core/time.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { AlertEngine, AlertType, Reading } from '../alerts/index.js';
 import type { AgentServerStore, ServersService } from '../servers/index.js';
@@ -37,8 +38,8 @@ export class AgentService {
   private readonly headerHashes = new HeaderHashes();
   private unsubscribe: Unsubscribe | null = null;
   private lastCacheErrorAt = 0;
-  /** The last heartbeat time as ISO text, by its ms: thousands of heartbeats a second share a few. */
-  private lastAt = { ms: Number.NaN, iso: '' };
+  /** Heartbeat times as ISO text, the part up to the second made once per second. */
+  private readonly iso = new IsoClock();
 
   constructor(private readonly d: AgentServiceDeps) {
     this.tokens = new AgentTokenCache((hash) => d.repo.findByTokenHash(hash));
@@ -95,8 +96,7 @@ export class AgentService {
    */
   ingest(server: AgentServer, reading: Reading & Pick<HeartbeatBody, 'load' | 'version'>): Promise<void> | undefined {
     const now = this.d.now();
-    if (now !== this.lastAt.ms) this.lastAt = { ms: now, iso: new Date(now).toISOString() };
-    const at = this.lastAt.iso;
+    const at = this.iso.at(now);
     this.d.metrics?.heartbeat();
     this.d.points?.record({
       server_id: server.id,
