@@ -4,7 +4,9 @@
  * that belongs to a known part (a hook's file, the logger, the metrics, a route's module; a
  * library a hook calls, such as the IP parser, is charged to the hook), the rest to Fastify and
  * Node's HTTP, the socket writes to the kernel. Innermost, because Fastify runs the next hook from
- * inside the previous one's `done`. Figures are µs per request of sampled (wall) time, which on a
+ * inside the previous one's `done`; and the search stops at Fastify's lifecycle dispatch, so what
+ * runs on from a hook's `done` (the next hooks' dispatch, a synchronous handler's answer) is not
+ * charged to that hook. Figures are µs per request of sampled (wall) time, which on a
  * loaded machine includes time the process waited for a CPU: compare them with each other.
  * Profile timestamps and `process.hrtime` read the same monotonic clock, so the parent can name
  * the window.
@@ -48,6 +50,9 @@ const PARTS: Array<[RegExp, string]> = [
   [/kysely|better-sqlite3|node:sqlite/, 'database'],
 ];
 
+/** Fastify's lifecycle dispatch: a hook's `done` continues the request through these. */
+const LIFECYCLE = /node_modules\/fastify\/lib\/(hooks|handle-request)\.js/;
+
 /** The newest profile the child wrote into `dir` (the main thread's is the largest). */
 export function readProfile(dir: string): Profile {
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
@@ -79,7 +84,12 @@ export function costPerRequest(profile: Profile, fromUs: number, toUs: number, r
       const stack: ProfileNode[] = [];
       for (let id: number | undefined = leafId; id !== undefined; id = parent.get(id)) stack.push(byId.get(id)!);
       if (/^writev?$|^writeUtf8String$|^writeBuffer$/.test(leaf)) part = 'socket writes (kernel)';
-      for (let i = 0; i < stack.length && !part; i++) part = PARTS.find(([re]) => re.test(stack[i].callFrame.url))?.[1] ?? null;
+      for (let i = 0; i < stack.length && !part; i++) {
+        // Fastify's lifecycle, run on from a hook's `done`: what it does next (the next hooks'
+        // dispatch, the handler's answer) is not that hook's cost.
+        if (LIFECYCLE.test(stack[i].callFrame.url)) break;
+        part = PARTS.find(([re]) => re.test(stack[i].callFrame.url))?.[1] ?? null;
+      }
       part ??= 'Fastify + Node HTTP (framework)';
     }
     partOf.set(leafId, part);

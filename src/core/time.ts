@@ -10,6 +10,31 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** The three digits of each millisecond, `000` to `999`. */
+const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+
+/**
+ * `new Date(ms).toISOString()`, for any sequence of times, made cheaply when consecutive times
+ * share a second: the text up to the second is made once per second and the milliseconds appended
+ * (~25 ns instead of ~300 for toISOString, which the heartbeat path called for nearly every
+ * heartbeat). Outside years 0000-9999 toISOString's own (longer) form is used.
+ */
+export class IsoClock {
+  private second = Number.NaN;
+  private prefix = '';
+
+  at(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.second) {
+      const text = new Date(second * 1000).toISOString();
+      if (text.length !== 24) return new Date(ms).toISOString();
+      this.second = second;
+      this.prefix = text.slice(0, 20);
+    }
+    return this.prefix + MILLIS[ms - second * 1000] + 'Z';
+  }
+}
+
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 

@@ -93,7 +93,8 @@ class LazyChildLogger {
     private readonly childBindings: pino.Bindings,
     private readonly opts: pino.ChildLoggerOptions,
   ) {
-    this.threshold = parent.levels.values[opts.level || parent.level] ?? 0;
+    // The parent's number as is (its `level` getter would name it, only to be looked up again).
+    this.threshold = opts.level ? (parent.levels.values[opts.level] ?? 0) : parent.levelVal;
   }
 
   private get target(): pino.Logger {

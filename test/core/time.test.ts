@@ -1,6 +1,6 @@
-/** Date filters: a date is a whole Asia/Shanghai day; a datetime without an offset is Shanghai time. */
+/** Date filters: a date is a whole Asia/Shanghai day; a datetime without an offset is Shanghai time. ISO text of heartbeat times. */
 import { describe, expect, it } from 'vitest';
-import { parseDateBound, parseDateTimeShanghai, shanghaiDay } from '../../src/core/time.js';
+import { IsoClock, parseDateBound, parseDateTimeShanghai, shanghaiDay } from '../../src/core/time.js';
 
 describe('parseDateBound', () => {
   it.each([
@@ -32,5 +32,16 @@ describe('Shanghai days', () => {
 
   it('reads an offset-less datetime as UTC+8', () => {
     expect(parseDateTimeShanghai('2026-01-01T00:00', 'fire_at').toISOString()).toBe('2025-12-31T16:00:00.000Z');
+  });
+});
+
+describe('IsoClock', () => {
+  it('answers exactly toISOString, forward, backward, across seconds, days and the edges of its form', () => {
+    const clock = new IsoClock();
+    const start = Date.parse('2026-12-31T23:59:58.990Z');
+    const times: number[] = [];
+    for (let ms = start; ms < start + 2_100; ms += 7) times.push(ms, ms, ms + 1);
+    times.push(start, start - 86_400_000, 0, -1, -62_198_755_200_001, 253_402_300_799_999, 253_402_300_800_000, start + 999, start);
+    for (const ms of times) expect(clock.at(ms), String(ms)).toBe(new Date(ms).toISOString());
   });
 });

@@ -46,6 +46,17 @@ describe('the input guard alone', () => {
     expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: field }] });
   });
 
+  it('names the first bad field in the detail, path and message', async () => {
+    const nested = await post('/free/x', { ok: [1, 'fine'], list: [{ name: 'ok' }, { deep: [[{ n: -(2 ** 60) }]] }], later: 'a\u0000b' });
+    expect(nested.json()).toEqual({
+      detail: 'Validation failed: body.list.1.deep.0.0.n must be a finite number within ±2^53',
+      code: 'validation_failed',
+      errors: [{ path: 'body.list.1.deep.0.0.n', message: 'must be a finite number within ±2^53' }],
+    });
+    const key = await post('/free/x', { a: { 'x\u0000y\u0000': 1 } });
+    expect(key.json().errors).toEqual([{ path: 'body.a.x\\0y\\0', message: 'must not contain a NUL character' }]);
+  });
+
   it('lets everything else through', async () => {
     const res = await post('/free/x?q=%C3%A9', { list: [{ name: 'a\\0b', n: 2 ** 31 }], t: true, z: null });
     expect(res.json()).toEqual({ ok: true });

@@ -32,6 +32,11 @@ export interface Cache {
   sismember(key: string, member: string): Promise<boolean>;
   /** `sismember` for several members in one call (one round trip): a flag per member, in order. */
   sismemberMany(key: string, members: readonly string[]): Promise<boolean[]>;
+  /**
+   * `sismemberMany` answered at once, without a promise: only a cache in this process has it (a
+   * networked one must wait for its reply). The agent heartbeat path, thousands a second, uses it.
+   */
+  sismemberManyNow?(key: string, members: readonly string[]): boolean[];
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
   /**

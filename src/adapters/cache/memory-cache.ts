@@ -123,6 +123,10 @@ export class MemoryCache implements Cache {
   }
 
   async sismemberMany(key: string, members: readonly string[]): Promise<boolean[]> {
+    return this.sismemberManyNow(key, members);
+  }
+
+  sismemberManyNow(key: string, members: readonly string[]): boolean[] {
     const set = this.setEntry(key)?.members;
     return members.map((m) => set?.has(m) ?? false);
   }

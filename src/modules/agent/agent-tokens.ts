@@ -18,6 +18,34 @@ export function hashAgentToken(token: string): string {
   return crypto.hash('sha256', token, 'hex');
 }
 
+const BEARER = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i;
+const HEADER_HASHES_MAX = 20_000;
+
+/**
+ * The token hash of an `Authorization: Bearer <agent token>` header, or null when the header is
+ * not one. A bounded memo of a pure function: every agent sends the same header every time, and
+ * the pattern test plus SHA-256 was a measurable share of a heartbeat's CPU. Only well-formed
+ * headers are kept, at most 20,000 (a few MB even for the longest tokens); emptied when full, so a
+ * spray of headers cannot grow it, and a larger fleet only hashes again as before.
+ */
+export class HeaderHashes {
+  private readonly memo = new Map<string, string>();
+
+  constructor(private readonly max = HEADER_HASHES_MAX) {}
+
+  of(header: string | undefined): string | null {
+    if (!header) return null;
+    const known = this.memo.get(header);
+    if (known !== undefined) return known;
+    const m = BEARER.exec(header);
+    if (!m) return null;
+    const hash = hashAgentToken(m[1]);
+    if (this.memo.size >= this.max) this.memo.clear();
+    this.memo.set(header, hash);
+    return hash;
+  }
+}
+
 /** The server a token belongs to, as cached; `status` is updated in place by the heartbeat path. */
 export type AgentServer = MonitoredServer;
 

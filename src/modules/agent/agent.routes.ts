@@ -17,6 +17,8 @@ declare module 'fastify' {
   }
 }
 
+const OK = { ok: true as const };
+
 export const agentRoutes: FastifyPluginAsyncTypebox<{ agent: AgentService }> = async (app, { agent }) => {
   const tags = ['agent'];
   app.decorateRequest('agentServer', null);
@@ -46,9 +48,10 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agent: AgentService }> = a
         response: { 200: HeartbeatOk, 401: ErrorResponse, 422: ValidationError, 503: ErrorResponse },
       },
     },
-    async (req) => {
-      await agent.ingest(req.agentServer!, req.body);
-      return { ok: true as const };
+    // Not async: a heartbeat with nothing to wait for (most of them) is answered without a promise.
+    (req) => {
+      const pending = agent.ingest(req.agentServer!, req.body);
+      return pending ? pending.then(() => OK) : OK;
     },
   );
 

@@ -7,10 +7,11 @@ import type { Cache, Unsubscribe } from '../../adapters/cache/cache.js';
 import type { Actor } from '../../core/actor.js';
 import { UnauthorizedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { IsoClock } from '../../core/time.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import type { AlertEngine, AlertType, Reading } from '../alerts/index.js';
 import type { AgentServerStore, ServersService } from '../servers/index.js';
-import { AgentTokenCache, TOKENS_CHANNEL, hashAgentToken, newAgentToken, type AgentServer } from './agent-tokens.js';
+import { AgentTokenCache, HeaderHashes, TOKENS_CHANNEL, hashAgentToken, newAgentToken, type AgentServer } from './agent-tokens.js';
 import type { HeartbeatPoints } from './heartbeat-points.js';
 import { HeartbeatWriter } from './heartbeat-writer.js';
 import type { HeartbeatBody } from './agent.schemas.js';
@@ -31,15 +32,14 @@ export interface AgentServiceDeps {
   metrics?: Pick<Metrics, 'heartbeat'>;
 }
 
-const BEARER = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i;
-
 export class AgentService {
   readonly tokens: AgentTokenCache;
   readonly writer: HeartbeatWriter;
+  private readonly headerHashes = new HeaderHashes();
   private unsubscribe: Unsubscribe | null = null;
   private lastCacheErrorAt = 0;
-  /** The last heartbeat time as ISO text, by its ms: thousands of heartbeats a second share a few. */
-  private lastAt = { ms: Number.NaN, iso: '' };
+  /** Heartbeat times as ISO text, the part up to the second made once per second. */
+  private readonly iso = new IsoClock();
 
   constructor(private readonly d: AgentServiceDeps) {
     this.tokens = new AgentTokenCache((hash) => d.repo.findByTokenHash(hash));
@@ -73,8 +73,8 @@ export class AgentService {
 
   /** The server whose token this is; 401 for anything else. */
   async authenticate(header: string | undefined): Promise<AgentServer> {
-    const m = header ? BEARER.exec(header) : null;
-    const server = m ? await this.tokens.resolve(hashAgentToken(m[1])) : null;
+    const hash = this.headerHashes.of(header);
+    const server = hash ? await this.tokens.resolve(hash) : null;
     if (!server) throw new UnauthorizedError('Invalid agent token', 'agent_token_invalid');
     return server;
   }
@@ -85,14 +85,18 @@ export class AgentService {
    * (or refused) by `authenticate`. Thousands of heartbeats a second come this way.
    */
   authenticateKnown(header: string | undefined): AgentServer | undefined {
-    const m = header ? BEARER.exec(header) : null;
-    return m ? this.tokens.peek(hashAgentToken(m[1])) : undefined;
+    const hash = this.headerHashes.of(header);
+    return hash ? this.tokens.peek(hash) : undefined;
   }
 
-  async ingest(server: AgentServer, reading: Reading & Pick<HeartbeatBody, 'load' | 'version'>): Promise<void> {
+  /**
+   * Records one heartbeat: its reading, its time, and the alerts it opens or recovers. Undefined
+   * when nothing had to be awaited (the common case with the in-process cache: no status change,
+   * no crossing), else the promise of what is still being written.
+   */
+  ingest(server: AgentServer, reading: Reading & Pick<HeartbeatBody, 'load' | 'version'>): Promise<void> | undefined {
     const now = this.d.now();
-    if (now !== this.lastAt.ms) this.lastAt = { ms: now, iso: new Date(now).toISOString() };
-    const at = this.lastAt.iso;
+    const at = this.iso.at(now);
     this.d.metrics?.heartbeat();
     this.d.points?.record({
       server_id: server.id,
@@ -106,16 +110,38 @@ export class AgentService {
       drift_s: Math.max(-1e9, Math.min(1e9, Math.trunc(reading.ts - now / 1000) || 0)),
       version: reading.version || null,
     });
+    let active: Set<AlertType> | null | undefined;
+    try {
+      active = this.d.engine.activeTypesNow(server.id);
+    } catch (err) {
+      this.cacheError(err);
+      active = null;
+    }
+    if (active === undefined) return this.settleAfterRead(server, reading, at, now);
+    return this.settle(server, reading, at, now, active);
+  }
+
+  /** `settle` once the active alert types are read from a networked cache. */
+  private async settleAfterRead(server: AgentServer, reading: Reading, at: string, now: number): Promise<void> {
     let active: Set<AlertType> | null = null;
     try {
       active = await this.d.engine.activeTypes(server.id);
     } catch (err) {
       this.cacheError(err);
     }
+    await this.settle(server, reading, at, now, active);
+  }
+
+  /** The heartbeat time (written at once on a status change) and the alert crossings; undefined when nothing is pending. */
+  private settle(server: AgentServer, reading: Reading, at: string, now: number, active: Set<AlertType> | null): Promise<void> | undefined {
     const written = this.writer.record(server, at, server.status !== 'online' || active?.has('offline') === true);
-    if (written !== undefined) await written;
+    if (written !== undefined) return written.then(() => this.evaluate(server, reading, now, active));
+    return this.evaluate(server, reading, now, active);
+  }
+
+  private evaluate(server: AgentServer, reading: Reading, now: number, active: Set<AlertType> | null): Promise<void> | undefined {
     const crossed = active ? this.d.engine.evaluate(server, reading, active, now) : undefined;
-    if (crossed) await crossed;
+    return crossed?.then(() => undefined);
   }
 
   /** Writes buffered heartbeat times now (the offline detector calls this before it reads them). */

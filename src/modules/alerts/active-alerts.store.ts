@@ -25,6 +25,15 @@ export function parseMember(m: string): ActiveKey | null {
   return i > 0 && Number.isInteger(serverId) ? { serverId, type: m.slice(i + 1) } : null;
 }
 
+/** The members of one server's possible alerts, in ALERT_TYPES order. */
+const members = (serverId: number): string[] => ALERT_TYPES.map((t) => member(serverId, t));
+
+function typesOf(hits: boolean[]): Set<AlertType> {
+  const active = new Set<AlertType>();
+  for (let i = 0; i < ALERT_TYPES.length; i++) if (hits[i]) active.add(ALERT_TYPES[i]);
+  return active;
+}
+
 export class LockTimeoutError extends Error {}
 
 export class ActiveAlertStore {
@@ -32,10 +41,12 @@ export class ActiveAlertStore {
 
   /** The active types of one server, in one cache call (one round trip on Redis): each agent heartbeat reads this. */
   async typesFor(serverId: number): Promise<Set<AlertType>> {
-    const hits = await this.cache.sismemberMany(ACTIVE_SET, ALERT_TYPES.map((t) => member(serverId, t)));
-    const active = new Set<AlertType>();
-    for (let i = 0; i < ALERT_TYPES.length; i++) if (hits[i]) active.add(ALERT_TYPES[i]);
-    return active;
+    return typesOf(await this.cache.sismemberMany(ACTIVE_SET, members(serverId)));
+  }
+
+  /** `typesFor` at once when the cache is in this process; undefined when it has to be awaited. */
+  typesForNow(serverId: number): Set<AlertType> | undefined {
+    return this.cache.sismemberManyNow ? typesOf(this.cache.sismemberManyNow(ACTIVE_SET, members(serverId))) : undefined;
   }
 
   isActive(serverId: number, type: string): Promise<boolean> {

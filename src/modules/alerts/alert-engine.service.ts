@@ -69,6 +69,11 @@ export class AlertEngine {
     return this.d.store.typesFor(serverId);
   }
 
+  /** `activeTypes` without a promise when the cache is in this process; undefined when it must be awaited. */
+  activeTypesNow(serverId: number): Set<AlertType> | undefined {
+    return this.d.store.typesForNow(serverId);
+  }
+
   /**
    * One heartbeat against the server's active set: only a crossing touches the database, and
    * without one nothing is awaited (the common case on the hot path returns undefined).

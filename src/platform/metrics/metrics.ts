@@ -6,7 +6,8 @@
  * own figures (CPU, memory, file descriptors, event-loop lag) come from prom-client's defaults.
  * With WORKERS > 1 every process keeps its own: a scrape answers for the process it reached.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { HttpTally } from './http-tally.js';
 
 export type PushOutcome = 'success' | 'failed' | 'skipped';
 export type NotificationOutcome = 'sent' | 'failed' | 'skipped';
@@ -17,27 +18,15 @@ export type GaugeReading = number | Record<string, number>;
 
 export class Metrics {
   readonly registry = new Registry();
-  /**
-   * Answers since the last scrape by route pattern, method and status, folded into
-   * `fleet_http_requests_total` when it is read. prom-client's `inc` builds a label string and
-   * looks it up in its table on every call, a measurable share of a small GET; here a request costs
-   * three lookups of keys Fastify already holds (interned strings, a small integer), and a scrape
-   * shows the same totals. Bounded like the counter's own series: routes × methods × statuses.
-   */
-  private readonly httpTally = new Map<string, Map<string, Map<number, number>>>();
-  private readonly httpRequests = new Counter({
-    name: 'fleet_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-    collect: () => this.foldHttpTally(),
-  });
-  private readonly httpSeconds = new Histogram({
-    name: 'fleet_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method and route pattern',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
+  /** `fleet_http_requests_total` and `fleet_http_request_duration_seconds`, tallied per answer and read when scraped. */
+  private readonly http = new HttpTally({
+    registry: this.registry,
+    counter: { name: 'fleet_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status' },
+    histogram: {
+      name: 'fleet_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method and route pattern',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    },
   });
   private readonly pushServers = new Counter({
     name: 'fleet_push_servers_total',
@@ -81,27 +70,7 @@ export class Metrics {
   }
 
   httpAnswered(method: string, route: string, status: number, seconds: number): void {
-    let byMethod = this.httpTally.get(route);
-    if (byMethod === undefined) {
-      byMethod = new Map();
-      this.httpTally.set(route, byMethod);
-    }
-    let byStatus = byMethod.get(method);
-    if (byStatus === undefined) {
-      byStatus = new Map();
-      byMethod.set(method, byStatus);
-    }
-    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    this.httpSeconds.observe({ method, route }, seconds);
-  }
-
-  private foldHttpTally(): void {
-    for (const [route, byMethod] of this.httpTally) {
-      for (const [method, byStatus] of byMethod) {
-        for (const [status, n] of byStatus) this.httpRequests.inc({ method, route, status: String(status) }, n);
-      }
-    }
-    this.httpTally.clear();
+    this.http.add(method, route, status, seconds);
   }
 
   pushServerDone(outcome: PushOutcome, bytes = 0): void {

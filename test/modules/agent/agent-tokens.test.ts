@@ -1,6 +1,6 @@
 /** The agent token cache: what `peek` (the heartbeat's promise-free check) may answer from memory. */
 import { describe, expect, it } from 'vitest';
-import { AgentTokenCache } from '../../../src/modules/agent/agent-tokens.js';
+import { AgentTokenCache, HeaderHashes, hashAgentToken } from '../../../src/modules/agent/agent-tokens.js';
 
 describe('AgentTokenCache.peek', () => {
   it('answers only for a resolved, unexpired, not evicted token; never reads', async () => {
@@ -27,5 +27,31 @@ describe('AgentTokenCache.peek', () => {
     cache.evictServers([4]); // rotation or deletion
     expect(cache.peek('known')).toBeUndefined();
     expect(reads).toBe(3);
+  });
+});
+
+describe('HeaderHashes', () => {
+  const token = 'A1b2C3d4E5f6G7h8I9j0_-kLmNoPqRsTuVwXyZ012';
+
+  it('answers the token hash of a Bearer header, the same from memory as computed', () => {
+    const hashes = new HeaderHashes();
+    expect(hashes.of(`Bearer ${token}`)).toBe(hashAgentToken(token));
+    expect(hashes.of(`Bearer ${token}`)).toBe(hashAgentToken(token));
+    expect(hashes.of(`bearer   ${token}`)).toBe(hashAgentToken(token));
+  });
+
+  it('answers null for anything that is not a well-formed agent token', () => {
+    const hashes = new HeaderHashes();
+    for (const h of [undefined, '', token, `Basic ${token}`, 'Bearer short', `Bearer ${token}!`, `Bearer ${'x'.repeat(129)}`, `Bearer ${token} extra`]) {
+      expect(hashes.of(h)).toBeNull();
+    }
+  });
+
+  it('stays bounded: full, it starts over and still answers right', () => {
+    const hashes = new HeaderHashes(3);
+    const tokens = Array.from({ length: 10 }, (_, i) => `${token.slice(0, 30)}${String(i).padStart(4, '0')}`);
+    for (const t of tokens) expect(hashes.of(`Bearer ${t}`)).toBe(hashAgentToken(t));
+    expect((hashes as unknown as { memo: Map<string, string> }).memo.size).toBeLessThanOrEqual(3);
+    expect(hashes.of(`Bearer ${tokens[0]}`)).toBe(hashAgentToken(tokens[0]));
   });
 });
