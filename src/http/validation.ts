@@ -16,6 +16,7 @@
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError, FastifySerializerCompiler } from 'fastify';
+import { nullableAsTypeList } from './response-schema.js';
 
 const common = { removeAdditional: true, useDefaults: true } as const;
 /** Values (objects, arrays, scalars) a failed request may have for its every-field report. */
@@ -52,11 +53,12 @@ type SerializerBuilder = (externalSchemas: unknown, options: unknown) => Fastify
 /**
  * Response serializers: Fastify's own default (fast-json-stringify through the same compiler
  * package Fastify uses, declared as our dependency in the range Fastify asks for, with its
- * default options; the app adds no shared schemas), compiled on first use.
+ * default options; the app adds no shared schemas), compiled on first use, from the schema with
+ * its nullable scalars as type lists (see response-schema.ts).
  */
 export function installSerialization(app: FastifyInstance): void {
   const compile = (SerializerSelector as unknown as () => SerializerBuilder)()({}, undefined);
-  app.setSerializerCompiler((route) => compileOnFirstCall(() => compile(route)));
+  app.setSerializerCompiler((route) => compileOnFirstCall(() => compile({ ...route, schema: nullableAsTypeList(route.schema) })));
 }
 
 export function installValidation(app: FastifyInstance): void {

@@ -4,12 +4,17 @@
  * endpoint; readings older than the retention window are pruned.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetricsView } from '../../../src/modules/agent/agent.schemas.js';
 import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import { schemaSerializer } from '../../helpers/schema-serializer.js';
 import { dbKinds } from '../../helpers/targets.js';
 import { offlineEnv } from '../../platform/settings/fake-http.js';
 import { createServer, heartbeat, monitoredServer } from './agent-helpers.js';
 
 const T0 = Date.parse('2026-03-10T04:00:00.000Z');
+
+/** What the response schema's own serializer writes. */
+const bySchema = schemaSerializer(MetricsView);
 
 describe.each(dbKinds())('agent metrics on %s', (db) => {
   let t: TestApp;
@@ -68,6 +73,22 @@ describe.each(dbKinds())('agent metrics on %s', (db) => {
     await heartbeat(t, c.token, { cpu: 80 });
     const item = (await metrics()).json().items.find((s: { server_id: number }) => s.server_id === c.id);
     expect(item.points.map((p: { cpu: number }) => p.cpu)).toEqual([80]);
+  });
+
+  it('answers the very bytes the response schema writes (the route serializes with JSON.stringify)', async () => {
+    const d = await monitoredServer(t, 'metrics-d "quoted" \\ é \u2028');
+    await createServer(t, 'metrics-d-silent');
+    clock = T0 + 20 * 60_000;
+    await heartbeat(t, d.token, { cpu: 12.5, mem: 0, disk: 99.75, load: 0 });
+    await heartbeat(t, d.token, { cpu: 13 });
+    const res = await metrics('?points=5');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const item = body.items.find((s: { server_id: number }) => s.server_id === d.id);
+    expect(item.last).toMatchObject({ cpu: 13, load: null, version: null });
+    expect(body.items.some((s: { last: unknown }) => s.last === null)).toBe(true);
+    expect(res.body).toBe(bySchema(body));
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
   it('answers 422 with a code for a bad points value and 401 without a login', async () => {
