@@ -94,6 +94,10 @@ export function AgentInstallPanel({ items, selected, onSelect }: { items: Server
           searchable
           limit={100}
           nothingFoundMessage={t('monitoring.noMatch')}
+          // The page scrolls as a whole, so the list moves with its field anyway. Mantine's default
+          // hides the list whenever the field is out of view; at the end of a phone-width page the
+          // list opens above the field, and scrolling to an option hid the list it was in.
+          comboboxProps={{ hideDetached: false }}
           w={{ base: '100%', sm: 360 }}
         />
         {server && (
