@@ -51,6 +51,8 @@ async function countRows(db: Kysely<unknown>): Promise<Record<string, number>> {
   }
   return out;
 }
+/** Tables whose rows come and go while pushes run, so their counts are not monotonic. */
+const TRANSIENT = new Set(['push_target_claims']);
 const dbOf = (t: TestApp) => t.app.services.db as unknown as Kysely<unknown>;
 
 describe.each(dbKinds())('backup and restore on %s', (db: DbKind) => {
@@ -144,6 +146,12 @@ describe.each(dbKinds())('backup and restore on %s', (db: DbKind) => {
       const counts = await countRows(dbOf(restored));
       expect(Object.keys(counts).sort()).toEqual(Object.keys(before).sort());
       for (const [table, n] of Object.entries(counts)) {
+        if (TRANSIENT.has(table)) {
+          // A target claim lives only while its push runs (one push at a time here, and its lease
+          // runs out after a restore): the snapshot holds the claim of the push running then, or none.
+          expect(n, `${table}: claims of pushes running during the backup`).toBeLessThanOrEqual(1);
+          continue;
+        }
         expect(n, `${table}: rows committed before the backup started`).toBeGreaterThanOrEqual(before[table]);
         expect(n, `${table}: rows after the backup finished`).toBeLessThanOrEqual(after[table]);
       }
