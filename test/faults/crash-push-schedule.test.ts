@@ -18,6 +18,7 @@ import { RUN_INTERRUPTED_ERROR } from '../../src/modules/schedules/scheduler.js'
 import { RESTART_ERROR } from '../../src/modules/push/push.service.js';
 import { bigSource, remoteDir, rmrf, until, writingBig } from '../modules/push/push-helpers.js';
 import { CrashScope, restartBudgetMs, type Service } from './crash-helpers.js';
+import { pidsWithArg } from '../helpers/service-process.js';
 
 const sshd = inject('sshd');
 const crash = new CrashScope();
@@ -73,6 +74,9 @@ describe('SIGKILL during a push, a schedule run and a script run', () => {
     }, 30_000);
     await crash.kill(first);
     const killedAt = Date.now();
+    // Its rsyncs (each in its own process group) die with it rather than go on writing to the
+    // servers whose pushes the restarted service recovers.
+    await until(async () => [pushDir, schedDir].every((d) => pidsWithArg(`:${d}`).length === 0), 10_000, 100);
 
     // While it is down, the second one-shot's time comes.
     const db = new Database(path.join(dataDir, 'fleet.db'));

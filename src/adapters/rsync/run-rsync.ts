@@ -1,8 +1,14 @@
 /**
  * Runs the system rsync (no shell) in its own process group, with a deadline and an abort signal
  * that stop the whole group, and collects what it printed.
+ *
+ * Its own group also means rsync would outlive a service killed outright (OOM killer, SIGKILL):
+ * it would go on writing to the server while the restarted service recovers the same push. So
+ * where util-linux's `setpriv` can set a parent-death signal, rsync starts through it and the
+ * kernel sends it SIGTERM the moment the service's process dies; its ssh child and the remote
+ * receiver then end with the connection. Without setpriv (not util-linux) rsync starts directly.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { open, type FileHandle } from 'node:fs/promises';
 import { followProgress, type RsyncProgress } from './rsync-progress.js';
 import { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
@@ -44,7 +50,8 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
   try {
     // Own process group, so a kill reaches the ssh child too. stdin 'ignore': ssh must not
     // prompt on a terminal; the askpass program answers instead.
-    const child = spawn('rsync', argv, {
+    const [cmd, args] = (await parentDeathWrapper()) ? ['setpriv', ['--pdeathsig', 'TERM', '--', 'rsync', ...argv]] : ['rsync', argv];
+    const child = spawn(cmd, args, {
       env: { ...process.env, ...env, LC_ALL: 'C' },
       stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'],
       detached: true,
@@ -63,6 +70,16 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
   } finally {
     await file?.close();
   }
+}
+
+let wrapper: Promise<boolean> | null = null;
+
+/** Whether `setpriv --pdeathsig` works here (util-linux 2.33 or later); asked once per process. */
+function parentDeathWrapper(): Promise<boolean> {
+  wrapper ??= new Promise((resolve) => {
+    execFile('setpriv', ['--pdeathsig', 'TERM', '--', 'true'], { timeout: 5000 }, (err) => resolve(!err));
+  });
+  return wrapper;
 }
 
 type Ended = Omit<RsyncResult, 'stdout' | 'stats'>;
