@@ -31,7 +31,7 @@ describe('runRsync', () => {
     expect(r.stats?.regularFilesTransferred).toBe(1);
   });
 
-  it('names a failure with rsync exit code and what it printed', async () => {
+  it("names a failure by rsync's exit code and what it printed", async () => {
     const r = await runRsync(['-a', path.join(dir, 'missing'), path.join(dir, 'nowhere')], {});
     expect(r.exitCode).toBe(23);
     expect(r.stderr).toContain('No such file or directory');
