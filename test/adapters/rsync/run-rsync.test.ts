@@ -6,21 +6,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runRsync } from '../../../src/adapters/rsync/run-rsync.js';
 import { pidsWithArg } from '../../helpers/service-process.js';
+import { until } from '../../modules/push/push-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-run-rsync-'));
 afterAll(() => {
   for (const pid of pidsWithArg(dir)) process.kill(pid, 'SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await sleep(100);
-  }
-  return check();
-}
 
 describe('runRsync', () => {
   it('copies, and answers with the exit code and the stats', async () => {
@@ -48,10 +40,11 @@ describe('runRsync', () => {
     fs.writeFileSync(script, `import { runRsync } from ${JSON.stringify(module)};\nawait runRsync(['--bwlimit=50', ${JSON.stringify(src)}, ${JSON.stringify(path.join(dir, 'slow-dst.bin'))}], {});\n`);
     const starter = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore' });
     const exited = new Promise((resolve) => starter.once('exit', resolve));
-    expect(await until(() => pidsWithArg(src).length > 0, 20_000)).toBe(true);
+    await until(async () => pidsWithArg(src).length > 0, 20_000, 100);
     await sleep(300);
     starter.kill('SIGKILL');
     await exited;
-    expect(await until(() => pidsWithArg(src).length === 0, 10_000), `still running: ${pidsWithArg(src).join(', ')}`).toBe(true);
+    const gone = await until(async () => pidsWithArg(src).length === 0, 10_000, 100).then(() => true, () => false);
+    expect(gone, `still running: ${pidsWithArg(src).join(', ')}`).toBe(true);
   });
 });
