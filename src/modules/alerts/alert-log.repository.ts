@@ -1,7 +1,8 @@
 /**
  * The alert log and its daily counters (migration 20261122T0008). Lists read `alert_log` through
  * its indexes; `count` and the stats read the trigger-maintained counters, touching the log only
- * for partial edge days, so an exact `total` stays cheap at a million rows.
+ * for partial edge days, so an exact `total` stays cheap at a million rows. The open alerts come
+ * from the trigger-kept newest row of each server and type (`alert_latest`, 20261127T1801).
  */
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { AlertRow, Database } from '../../db/types.js';
@@ -21,7 +22,15 @@ interface DailyServersTable {
   n: number;
 }
 
-export type MonitoringDb = Database & { alert_daily_types: DailyTypesTable; alert_daily_servers: DailyServersTable };
+/** The newest log row of each server and type (migration 20261127T1801, kept by triggers). */
+interface LatestTable {
+  server_id: number;
+  alert_type: string;
+  log_id: number;
+  is_recovery: number;
+}
+
+export type MonitoringDb = Database & { alert_daily_types: DailyTypesTable; alert_daily_servers: DailyServersTable; alert_latest: LatestTable };
 
 export interface AlertFilter {
   serverId?: number;
@@ -119,33 +128,26 @@ export class AlertLogRepository {
    * Deleted servers have none (their alerts can never recover).
    */
   openKeys(): Promise<Array<{ server_id: number; alert_type: string; server_name: string | null }>> {
-    const newest = this.db
-      .selectFrom('alert_log')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .groupBy(['server_id', 'alert_type']);
     return this.db
-      .selectFrom('alert_log')
-      .select(['server_id', 'alert_type', 'server_name'])
-      .where('id', 'in', newest)
-      .where('is_recovery', '=', 0)
-      .where('server_id', 'in', (eb) => eb.selectFrom('servers').select('id'))
+      .selectFrom('alert_latest')
+      .innerJoin('alert_log', 'alert_log.id', 'alert_latest.log_id')
+      .select(['alert_latest.server_id', 'alert_latest.alert_type', 'alert_log.server_name'])
+      .where('alert_latest.is_recovery', '=', 0)
+      .where('alert_latest.server_id', 'in', (eb) => eb.selectFrom('servers').select('id'))
       .execute();
   }
 
   /** The rows that opened the alerts still active (newest first), with their server's current name. */
   openRows(limit: number): Promise<Array<AlertRow & { current_name: string | null }>> {
-    const newest = this.db
-      .selectFrom('alert_log')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .groupBy(['server_id', 'alert_type']);
+    // Newest first along the (is_recovery, log_id) index: reads about `limit` entries.
     return this.db
-      .selectFrom('alert_log')
+      .selectFrom('alert_latest')
+      .innerJoin('alert_log', 'alert_log.id', 'alert_latest.log_id')
       .innerJoin('servers', 'servers.id', 'alert_log.server_id')
       .selectAll('alert_log')
       .select('servers.name as current_name')
-      .where('alert_log.id', 'in', newest)
-      .where('alert_log.is_recovery', '=', 0)
-      .orderBy('alert_log.id', 'desc')
+      .where('alert_latest.is_recovery', '=', 0)
+      .orderBy('alert_latest.log_id', 'desc')
       .limit(limit)
       .execute();
   }
