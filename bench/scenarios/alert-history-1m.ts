@@ -7,8 +7,10 @@
  * client at a time and with 8 concurrent clients, in alternating rounds; goal: service p95 / peer
  * p95 <= 2 for every case and combination (value = the worst).
  */
+import type { Kysely } from 'kysely';
 import { parseDateBound } from '../../src/core/time.js';
 import { createDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/types.js';
 import { addDays } from '../../src/modules/alerts/alert-days.js';
 import { historyFilter } from '../../src/modules/alerts/alert-history.service.js';
 import type { HistoryQuery } from '../../src/modules/alerts/alert-history.schemas.js';
@@ -16,7 +18,7 @@ import { AlertLogRepository } from '../../src/modules/alerts/alert-log.repositor
 import { shanghaiDay } from '../../src/core/time.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp } from '../support/child-app.js';
-import { analyze, compareByClients, onBothDatabases, seedAlerts, type Case } from '../support/db-scale.js';
+import { analyze, compareByClients, onBothDatabases, seedAlerts, startQueryServer, type Case } from '../support/db-scale.js';
 
 const ROWS = Number(process.env.BENCH_ALERT_ROWS ?? 1_000_000);
 const SERVERS = 500;
@@ -85,6 +87,11 @@ async function peerStats(repo: AlertLogRepository, days: number): Promise<unknow
   return { counts, top, current, logged };
 }
 
+/** The cases for `serve-queries.ts`: the same peers on its own connection to the database. */
+export function queryCases(db: Kysely<Database>): Record<string, Case> {
+  return cases(new AlertLogRepository(db));
+}
+
 function cases(repo: AlertLogRepository): Record<string, Case> {
   const out: Record<string, Case> = {};
   for (const [name, q] of Object.entries(LISTS)) {
@@ -105,9 +112,13 @@ async function onBackend(env: Record<string, string>) {
     try {
       // A bad date in a case must fail here, not be timed as an error.
       for (const q of Object.values(LISTS)) for (const d of [q.date_from, q.date_to]) if (d) parseDateBound(d, 'from', 'date');
-      const repo = new AlertLogRepository(handle.db);
-      const measured = await compareByClients(app, cases(repo), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS });
-      return { seed_s: round(seedSeconds, 1), ...measured };
+      const bare = await startQueryServer(import.meta.url, app.databaseUrl!);
+      try {
+        const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS, bare });
+        return { seed_s: round(seedSeconds, 1), ...measured };
+      } finally {
+        await bare.child.stop();
+      }
     } finally {
       await handle.destroy();
     }

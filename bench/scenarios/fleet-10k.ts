@@ -17,7 +17,7 @@ import { RetriesRepository } from '../../src/modules/retries/retries.repository.
 import { FleetQueryRepository } from '../../src/modules/servers/fleet-query.repository.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp } from '../support/child-app.js';
-import { analyze, compareByClients, onBothDatabases, seedAlerts, type Case } from '../support/db-scale.js';
+import { analyze, compareByClients, onBothDatabases, seedAlerts, startQueryServer, type Case } from '../support/db-scale.js';
 
 const SERVERS = Number(process.env.BENCH_FLEET_SERVERS ?? 10_000);
 const ALERTS = Number(process.env.BENCH_ALERT_ROWS ?? 1_000_000);
@@ -80,7 +80,8 @@ async function seedReadings(handle: DatabaseHandle): Promise<void> {
   }
 }
 
-function cases(db: DatabaseHandle['db']): Record<string, Case> {
+/** The cases, also for `serve-queries.ts` (the same peers on its own connection to the database). */
+export function queryCases(db: DatabaseHandle['db']): Record<string, Case> {
   const fleet = new FleetQueryRepository(db);
   const alerts = new AlertLogRepository(db);
   const push = new PushRepository(db);
@@ -115,8 +116,13 @@ async function onBackend(env: Record<string, string>) {
     process.stderr.write(`seeded in ${round(seeded.seconds, 1)} s\n`);
     const handle = createDatabase(app.databaseUrl!);
     try {
-      const measured = await compareByClients(app, cases(handle.db), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS });
-      return { seed_s: round(seeded.seconds, 1), ...measured };
+      const bare = await startQueryServer(import.meta.url, app.databaseUrl!);
+      try {
+        const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS, bare });
+        return { seed_s: round(seeded.seconds, 1), ...measured };
+      } finally {
+        await bare.child.stop();
+      }
     } finally {
       await handle.destroy();
     }

@@ -1,6 +1,6 @@
 /**
- * A bench server in a child process (`serve-app.ts` or `serve-bare.ts`), so the load generator or
- * client in the parent does not share the server's CPU and event loop.
+ * A bench server in a child process (`serve-app.ts`, `serve-bare.ts`, `serve-queries.ts`), so the
+ * load generator or client in the parent does not share the server's CPU and event loop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,7 +30,7 @@ export function processCpuMs(pid: number): number {
 }
 
 /** `nodeArgs` and BENCH_NODE_ARGS (e.g. "--cpu-prof") are passed to the child's node, for profiling. */
-export async function startChildApp(script: 'serve-app.ts' | 'serve-bare.ts', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ChildApp> {
+export async function startChildApp(script: 'serve-app.ts' | 'serve-bare.ts' | 'serve-queries.ts', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ChildApp> {
   const extra = [...nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...extra, '--import', 'tsx', path.join(here, script)], {
     cwd: path.join(here, '..', '..'),

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { Agent, request } from 'undici';
 import { median, percentile, round } from '../lib.js';
-import type { ChildApp } from './child-app.js';
+import { startChildApp, type ChildApp } from './child-app.js';
 
 const TYPES = ['cpu', 'mem', 'disk', 'offline', 'time_drift'];
 const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -53,6 +53,9 @@ export interface CaseResult {
   ratio: number;
   service_p50_ms: number;
   peer_p50_ms: number;
+  /** The same queries behind a bare Fastify route in another process (a reference, not the goal). */
+  bare_http_p95_ms?: number;
+  ratio_to_bare_http?: number;
 }
 
 /** p95 over `runs` calls of `op` made by `clients` concurrent loops (each call timed on its own). */
@@ -99,45 +102,60 @@ async function floorP95(app: ChildApp, clients: number, runs: number, rounds: nu
   }
 }
 
+/** A reference side: the cases' queries behind bare Fastify routes (`serve-queries.ts`), `/q/<i>` for the i-th case. */
+export interface QueryServer {
+  child: ChildApp;
+}
+
+/** Starts `serve-queries.ts` on `databaseUrl` with the cases `module` exports as `queryCases(db)`. */
+export async function startQueryServer(module: string, databaseUrl: string): Promise<QueryServer> {
+  return { child: await startChildApp('serve-queries.ts', { module, DATABASE_URL: databaseUrl }) };
+}
+
 /**
- * For each case and each round: the service's p95 (HTTP, `clients` connections), then the peer's
- * (the same queries through Kysely here, `clients` concurrent callers). The figures kept are the
- * medians over the rounds; ratio = service p95 / peer p95.
+ * For each case and each round: the service's p95 (HTTP, `clients` connections), the peer's (the
+ * same queries through Kysely here, `clients` concurrent callers) and, with `bare`, the same
+ * queries behind a bare route in another process; rounds rotate which side goes first, so a
+ * drift of the machine's load (or a cache one side warms for the next) favours none. The
+ * figures kept are the medians over the rounds; ratio = service p95 / peer p95.
  */
 export async function compare(
   app: ChildApp,
   cases: Record<string, Case>,
-  opts: { clients: number; runs: number; rounds: number },
+  opts: { clients: number; runs: number; rounds: number; bare?: QueryServer },
 ): Promise<Record<string, CaseResult>> {
   const dispatcher = new Agent({ connections: opts.clients, pipelining: 1 });
   const out: Record<string, CaseResult> = {};
   try {
-    for (const [name, c] of Object.entries(cases)) {
-      const get = httpGet(app, c.path, dispatcher);
+    for (const [index, [name, c]] of Object.entries(cases).entries()) {
+      const sides: Record<string, () => Promise<unknown>> = { service: httpGet(app, c.path, dispatcher), peer: c.peer };
+      if (opts.bare) sides.bare = httpGet(opts.bare.child, `/q/${index}`, dispatcher);
+      const names = Object.keys(sides);
       const warm = c.runs ? 1 : Math.max(3, opts.clients);
       const rounds = c.runs ? 1 : opts.rounds;
-      await timeLoop(get, opts.clients, warm);
-      await timeLoop(c.peer, opts.clients, warm);
-      const s = { p95: [] as number[], p50: [] as number[] };
-      const p = { p95: [] as number[], p50: [] as number[] };
+      for (const side of names) await timeLoop(sides[side], opts.clients, warm);
+      const p95 = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+      const p50 = Object.fromEntries(names.map((n) => [n, [] as number[]]));
       for (let r = 0; r < rounds; r++) {
-        const st = await timeLoop(get, opts.clients, c.runs ?? opts.runs);
-        const pt = await timeLoop(c.peer, opts.clients, c.runs ?? opts.runs);
-        s.p95.push(percentile(st, 95));
-        s.p50.push(percentile(st, 50));
-        p.p95.push(percentile(pt, 95));
-        p.p50.push(percentile(pt, 50));
+        for (let i = 0; i < names.length; i++) {
+          const side = names[(i + r) % names.length];
+          const t = await timeLoop(sides[side], opts.clients, c.runs ?? opts.runs);
+          p95[side].push(percentile(t, 95));
+          p50[side].push(percentile(t, 50));
+        }
       }
-      const sp95 = median(s.p95);
-      const pp95 = median(p.p95);
-      // Progress on stderr: a full run takes minutes.
-      process.stderr.write(`${opts.clients} client(s) ${name}: service p95 ${round(sp95, 2)} ms, peer p95 ${round(pp95, 2)} ms\n`);
+      const sp95 = median(p95.service);
+      const pp95 = median(p95.peer);
+      const bp95 = opts.bare ? median(p95.bare) : null;
+      const bare = bp95 === null ? '' : `, same queries behind bare Fastify p95 ${round(bp95, 2)} ms`;
+      process.stderr.write(`${opts.clients} client(s) ${name}: service p95 ${round(sp95, 2)} ms, peer p95 ${round(pp95, 2)} ms${bare}\n`);
       out[name] = {
         service_p95_ms: round(sp95, 3),
         peer_p95_ms: round(pp95, 3),
         ratio: round(sp95 / pp95, 2),
-        service_p50_ms: round(median(s.p50), 3),
-        peer_p50_ms: round(median(p.p50), 3),
+        service_p50_ms: round(median(p50.service), 3),
+        peer_p50_ms: round(median(p50.peer), 3),
+        ...(bp95 === null ? {} : { bare_http_p95_ms: round(bp95, 3), ratio_to_bare_http: round(sp95 / bp95, 2) }),
       };
     }
   } finally {
@@ -159,6 +177,8 @@ export interface Combination {
    * nothing beyond the floor. Above the goal, no HTTP service on this machine could meet it there.
    */
   floor_worst_ratio: number;
+  /** The highest service p95 / p95 of the same queries behind a bare Fastify route (a reference). */
+  worst_ratio_to_bare_http?: number;
   cases: Record<string, CaseResult & { floor_ratio: number }>;
 }
 
@@ -166,17 +186,18 @@ export interface Combination {
 export async function compareByClients(
   app: ChildApp,
   cases: Record<string, Case>,
-  opts: { clients: number[]; runs: number; rounds: number },
+  opts: { clients: number[]; runs: number; rounds: number; bare?: QueryServer },
 ): Promise<{ worst_ratio: number; by_clients: Record<string, Combination> }> {
   const by: Record<string, Combination> = {};
   for (const clients of opts.clients) {
-    const res = await compare(app, cases, { clients, runs: opts.runs, rounds: opts.rounds });
+    const res = await compare(app, cases, { clients, runs: opts.runs, rounds: opts.rounds, bare: opts.bare });
     const floor = await floorP95(app, clients, opts.runs, opts.rounds);
     const withFloor = Object.fromEntries(Object.entries(res).map(([name, r]) => [name, { ...r, floor_ratio: round(floor / r.peer_p95_ms, 2) }]));
     by[`${clients} client${clients > 1 ? 's' : ''}`] = {
       worst_ratio: worstRatio(res),
       http_floor_p95_ms: floor,
       floor_worst_ratio: Math.max(...Object.values(withFloor).map((r) => r.floor_ratio)),
+      ...(opts.bare ? { worst_ratio_to_bare_http: Math.max(...Object.values(res).map((r) => r.ratio_to_bare_http ?? 0)) } : {}),
       cases: withFloor,
     };
   }

@@ -1,0 +1,42 @@
+/**
+ * A reference for the database-scale scenarios, not their baseline: each case's peer queries
+ * (the same repository calls through Kysely) behind a bare Fastify GET route, `/q/<i>` for the
+ * i-th case, in its own process like the service. The service's p95 over this one's says what the
+ * product adds beyond a loopback HTTP hop to another process that runs the very same queries;
+ * the scenario's goal stays against the queries run in the measuring process.
+ * BENCH_APP_ENV holds `{ module, DATABASE_URL }`: the scenario module exporting
+ * `queryCases(db)`, and its database.
+ */
+import Fastify from 'fastify';
+import type { Kysely } from 'kysely';
+import { createDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/types.js';
+
+interface Env {
+  module: string;
+  DATABASE_URL: string;
+}
+const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Env;
+const { queryCases } = (await import(env.module)) as { queryCases(db: Kysely<Database>): Record<string, { peer: () => Promise<unknown> }> };
+const handle = createDatabase(env.DATABASE_URL);
+const cases = Object.values(queryCases(handle.db));
+
+// The repository answers carry Maps (names by id); JSON has no Map, so they go out as objects.
+const toJson = (value: unknown): string => JSON.stringify(value, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v));
+
+const app = Fastify({ logger: false });
+cases.forEach((c, i) => {
+  app.get(`/q/${i}`, async (_req, reply) => reply.type('application/json; charset=utf-8').send(toJson(await c.peer())));
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as { port: number };
+process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid })}\n`);
+
+const stop = async () => {
+  await app.close();
+  await handle.destroy();
+  process.exit(0);
+};
+process.stdin.on('end', () => void stop());
+process.stdin.resume();
+process.on('SIGTERM', () => void stop());
