@@ -148,6 +148,7 @@ export async function compare(
       const pp95 = median(p95.peer);
       const bp95 = opts.bare ? median(p95.bare) : null;
       const bare = bp95 === null ? '' : `, same queries behind bare Fastify p95 ${round(bp95, 2)} ms`;
+      // Progress on stderr: a full run takes minutes.
       process.stderr.write(`${opts.clients} client(s) ${name}: service p95 ${round(sp95, 2)} ms, peer p95 ${round(pp95, 2)} ms${bare}\n`);
       out[name] = {
         service_p95_ms: round(sp95, 3),

@@ -15,7 +15,7 @@ export class ActiveAlertsService {
 
   async list(limit = 50): Promise<ActiveAlerts> {
     const [active, rows] = await Promise.all([
-      this.store.count().catch(async () => (await this.repo.openKeys()).length),
+      this.store.count().catch(() => this.repo.openCount()),
       this.repo.openRows(limit),
     ]);
     return {

@@ -137,6 +137,17 @@ export class AlertLogRepository {
       .execute();
   }
 
+  /** How many alerts are open as the log knows them (the count of `openKeys`, without reading them). */
+  async openCount(): Promise<number> {
+    const row = await this.db
+      .selectFrom('alert_latest')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_recovery', '=', 0)
+      .where('server_id', 'in', (eb) => eb.selectFrom('servers').select('id'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** The rows that opened the alerts still active (newest first), with their server's current name. */
   openRows(limit: number): Promise<Array<AlertRow & { current_name: string | null }>> {
     // Newest first along the (is_recovery, log_id) index: reads about `limit` entries.

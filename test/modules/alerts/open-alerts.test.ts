@@ -1,7 +1,8 @@
 /**
  * The open alerts as the log knows them (every server+type whose newest row is not a recovery,
- * servers that still exist) read from the trigger-kept `alert_latest`: the migration fills it from
- * an existing log, and every kind of write keeps it equal to a brute-force reading of the log.
+ * servers that still exist) read from the trigger-kept `alert_latest` (rows, keys and their count):
+ * the migration fills it from an existing log, and every kind of write keeps it equal to a
+ * brute-force reading of the log.
  */
 import { Migrator } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,8 @@ import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../../src/db/migrate.js';
 import { migrations } from '../../../src/db/migrations/index.js';
 import type { Database } from '../../../src/db/types.js';
+import type { ActiveAlertStore } from '../../../src/modules/alerts/active-alerts.store.js';
+import { ActiveAlertsService } from '../../../src/modules/alerts/active-alerts.service.js';
 import { AlertLogRepository } from '../../../src/modules/alerts/alert-log.repository.js';
 import { type Cleanup, freshDb } from '../../db/fresh-db.js';
 import { dbKinds } from '../../helpers/targets.js';
@@ -63,6 +66,7 @@ async function expectSameAsLog(db: Kysely<Database>, step: string): Promise<void
   expect(open.map((r) => ({ id: Number(r.id), server_id: Number(r.server_id), alert_type: r.alert_type })), step).toEqual(expected);
   const keys = (await repo.openKeys()).map((k) => `${k.server_id}:${k.alert_type}`).sort();
   expect(keys, step).toEqual(expected.map((e) => `${e.server_id}:${e.alert_type}`).sort());
+  expect(await repo.openCount(), step).toBe(expected.length);
   expect((await repo.openRows(3)).map((r) => Number(r.id)), step).toEqual(expected.slice(0, 3).map((e) => e.id));
 }
 
@@ -109,5 +113,11 @@ describe.each(dbKinds())('open alerts on %s', (kind) => {
 
     await db.deleteFrom('servers').where('id', '=', ids[2]).execute();
     await expectSameAsLog(db, 'a server deleted');
+
+    // With the cache (the live set) unreachable, the active count comes from the log.
+    const deadCache = { count: () => Promise.reject(new Error('cache unreachable')) } as unknown as ActiveAlertStore;
+    const view = await new ActiveAlertsService(new AlertLogRepository(db), deadCache).list(3);
+    expect(view.active).toBe((await bruteForce(db)).length);
+    expect(view.items.map((i) => i.id)).toEqual((await bruteForce(db)).slice(0, 3).map((e) => e.id));
   });
 });
