@@ -3,8 +3,8 @@
  * requests/s of a bare Fastify 5 route answering the same body, each server alone in a child
  * process, autocannon in this one. The product runs with every production hook on (security
  * headers, rate limiter, console fallback and not-found handler, production logging, auth,
- * metrics); the bare peer is Fastify's defaults (logger off). Goal: >= 0.8, median of the rounds' ratios.
- * `details.per_hook_us` is where the product's time per request goes (a CPU-profiled run).
+ * metrics); the bare peer is Fastify's defaults (logger off). Goal: >= 0.8, median of the rounds'
+ * ratios. `details.per_hook_us` is where the product's time per request goes (a CPU-profiled run).
  */
 import autocannon from 'autocannon';
 import { median, round, runIfMain, type Scenario } from '../lib.js';
