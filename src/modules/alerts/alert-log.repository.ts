@@ -128,24 +128,26 @@ export class AlertLogRepository {
    * Deleted servers have none (their alerts can never recover).
    */
   openKeys(): Promise<Array<{ server_id: number; alert_type: string; server_name: string | null }>> {
-    return this.db
-      .selectFrom('alert_latest')
+    return this.openPairs()
       .innerJoin('alert_log', 'alert_log.id', 'alert_latest.log_id')
       .select(['alert_latest.server_id', 'alert_latest.alert_type', 'alert_log.server_name'])
-      .where('alert_latest.is_recovery', '=', 0)
-      .where('alert_latest.server_id', 'in', (eb) => eb.selectFrom('servers').select('id'))
       .execute();
   }
 
   /** How many alerts are open as the log knows them (the count of `openKeys`, without reading them). */
   async openCount(): Promise<number> {
-    const row = await this.db
-      .selectFrom('alert_latest')
+    const row = await this.openPairs()
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('is_recovery', '=', 0)
-      .where('server_id', 'in', (eb) => eb.selectFrom('servers').select('id'))
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  /** The open pairs of servers that still exist: what `openKeys` lists and `openCount` counts. */
+  private openPairs() {
+    return this.db
+      .selectFrom('alert_latest')
+      .where('alert_latest.is_recovery', '=', 0)
+      .where('alert_latest.server_id', 'in', (eb) => eb.selectFrom('servers').select('id'));
   }
 
   /** The rows that opened the alerts still active (newest first), with their server's current name. */
