@@ -121,7 +121,7 @@ async function onBackend(env: Record<string, string>) {
         const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS, bare });
         return { seed_s: round(seeded.seconds, 1), ...measured };
       } finally {
-        await bare.child.stop();
+        await bare.stop();
       }
     } finally {
       await handle.destroy();

@@ -102,14 +102,12 @@ async function floorP95(app: ChildApp, clients: number, runs: number, rounds: nu
   }
 }
 
-/** A reference side: the cases' queries behind bare Fastify routes (`serve-queries.ts`), `/q/<i>` for the i-th case. */
-export interface QueryServer {
-  child: ChildApp;
-}
-
-/** Starts `serve-queries.ts` on `databaseUrl` with the cases `module` exports as `queryCases(db)`. */
-export async function startQueryServer(module: string, databaseUrl: string): Promise<QueryServer> {
-  return { child: await startChildApp('serve-queries.ts', { module, DATABASE_URL: databaseUrl }) };
+/**
+ * A reference side: `serve-queries.ts` on `databaseUrl`, the cases `module` exports as
+ * `queryCases(db)` behind bare Fastify routes, `/q/<i>` for the i-th case.
+ */
+export function startQueryServer(module: string, databaseUrl: string): Promise<ChildApp> {
+  return startChildApp('serve-queries.ts', { module, DATABASE_URL: databaseUrl });
 }
 
 /**
@@ -122,14 +120,14 @@ export async function startQueryServer(module: string, databaseUrl: string): Pro
 export async function compare(
   app: ChildApp,
   cases: Record<string, Case>,
-  opts: { clients: number; runs: number; rounds: number; bare?: QueryServer },
+  opts: { clients: number; runs: number; rounds: number; bare?: ChildApp },
 ): Promise<Record<string, CaseResult>> {
   const dispatcher = new Agent({ connections: opts.clients, pipelining: 1 });
   const out: Record<string, CaseResult> = {};
   try {
     for (const [index, [name, c]] of Object.entries(cases).entries()) {
       const sides: Record<string, () => Promise<unknown>> = { service: httpGet(app, c.path, dispatcher), peer: c.peer };
-      if (opts.bare) sides.bare = httpGet(opts.bare.child, `/q/${index}`, dispatcher);
+      if (opts.bare) sides.bare = httpGet(opts.bare, `/q/${index}`, dispatcher);
       const names = Object.keys(sides);
       const warm = c.runs ? 1 : Math.max(3, opts.clients);
       const rounds = c.runs ? 1 : opts.rounds;
@@ -187,7 +185,7 @@ export interface Combination {
 export async function compareByClients(
   app: ChildApp,
   cases: Record<string, Case>,
-  opts: { clients: number[]; runs: number; rounds: number; bare?: QueryServer },
+  opts: { clients: number[]; runs: number; rounds: number; bare?: ChildApp },
 ): Promise<{ worst_ratio: number; by_clients: Record<string, Combination> }> {
   const by: Record<string, Combination> = {};
   for (const clients of opts.clients) {

@@ -4,21 +4,9 @@
  * Environment for the app comes as JSON in BENCH_APP_ENV. Logging is production's (to /dev/null).
  */
 import { startBenchApp } from './app.js';
+import { serveUntilStopped } from './serve-child.js';
 
 // The service as it runs in production: its logger on, at its configured level (requests that
 // succeed log nothing at `info`, but each still gets its child logger and level checks).
 const app = await startBenchApp(JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>, { productionLogging: true });
-process.stdout.write(
-  `${JSON.stringify({ url: app.url, token: app.token, pid: process.pid, databaseUrl: app.app.services.config.databaseUrl })}\n`,
-);
-
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await app.close();
-  process.exit(0);
-};
-process.stdin.on('end', () => void stop());
-process.stdin.resume();
-process.on('SIGTERM', () => void stop());
+serveUntilStopped({ url: app.url, token: app.token, pid: process.pid, databaseUrl: app.app.services.config.databaseUrl }, () => app.close());

@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import { buildSecurityHeaderSets } from '../../src/http/security-headers.js';
 import { installValidation } from '../../src/http/validation.js';
 import { HeartbeatBody, HeartbeatOk } from '../../src/modules/agent/agent.schemas.js';
+import { serveUntilStopped } from './serve-child.js';
 
 const ADMIN = { id: 1, username: 'admin', totp_enabled: false, created_at: '2026-01-01T00:00:00.000Z' };
 const { full: securityHeaders, api: apiSecurityHeaders } = buildSecurityHeaderSets();
@@ -34,12 +35,4 @@ app.post(
 );
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
-process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid })}\n`);
-
-const stop = async () => {
-  await app.close();
-  process.exit(0);
-};
-process.stdin.on('end', () => void stop());
-process.stdin.resume();
-process.on('SIGTERM', () => void stop());
+serveUntilStopped({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid }, () => app.close());

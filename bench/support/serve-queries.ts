@@ -11,6 +11,7 @@ import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import { createDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/types.js';
+import { serveUntilStopped } from './serve-child.js';
 
 interface Env {
   module: string;
@@ -30,13 +31,7 @@ cases.forEach((c, i) => {
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
-process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid })}\n`);
-
-const stop = async () => {
+serveUntilStopped({ url: `http://127.0.0.1:${port}`, token: '', pid: process.pid }, async () => {
   await app.close();
   await handle.destroy();
-  process.exit(0);
-};
-process.stdin.on('end', () => void stop());
-process.stdin.resume();
-process.on('SIGTERM', () => void stop());
+});
