@@ -50,9 +50,13 @@ describe('followProgress', () => {
       await fh.write('\r         32,768   0%    0.00kB/s    0:00:00  \r     21,528,576  43%   19.56MB/s    0:00:01  ');
       await sleep(250);
       expect(seen.map((p) => p.bytes)).toEqual([21528576]);
-      // Far more than one look reads: only the end of it matters.
-      await fh.write('\r          1,024  12%  512.00kB/s    0:00:09'.repeat(200));
-      await fh.write('\r     50,000,000 100%   19.75MB/s    0:00:02 (xfr#2, to-chk=0/3)\n\nNumber of files: 3\n');
+      // More than one look reads (880 bytes, a look takes 512): only the end of it matters. One
+      // write within a page, so no look lands between the stale updates and the last one (such a
+      // look would rightly report 1,024).
+      await fh.write(
+        '\r          1,024  12%  512.00kB/s    0:00:09'.repeat(20) +
+          '\r     50,000,000 100%   19.75MB/s    0:00:02 (xfr#2, to-chk=0/3)\n\nNumber of files: 3\n',
+      );
       await sleep(250);
       expect(seen.map((p) => p.bytes)).toEqual([21528576, 50_000_000]);
     } finally {
