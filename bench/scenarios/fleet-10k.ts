@@ -4,7 +4,7 @@
  * database on 127.0.0.1:5432, or BENCH_DATABASE_URL; unreachable fails the scenario). Timed: the
  * server list (first page, by tag, searched by name: `GET /api/servers/search`), the dashboard
  * (`GET /api/dashboard`) and the monitoring list (`GET /api/agent/metrics`, as the Monitoring page
- * asks it: 30 points). The peer of each is the repository calls its service makes, through the
+ * asks it: the first 50 servers with 30 points each, failures first and by CPU). The peer of each is the repository calls its service makes, through the
  * same Kysely queries in this process on the same database. One client, then 8, alternating
  * rounds, medians; goal: service p95 / peer p95 <= 2 for each (value = the worst).
  */
@@ -103,9 +103,20 @@ export function queryCases(db: DatabaseHandle['db']): Record<string, Case> {
           retries.countByStatus().then(() => retries.listByStatus('failed', 5)),
         ]),
     },
-    // Every server with its 30 newest readings (300,000 points): seconds a call on a loaded
-    // machine, so one round of 8 calls (with 8 clients: all at once).
-    monitoring: { path: '/api/agent/metrics?points=30', peer: () => Promise.all([points.servers(), points.recent(30)]), runs: 8 },
+    // The Monitoring page's first page as it opens (failures first) and sorted by CPU: the
+    // service sorts every server (by CPU after reading each one's newest reading) and reads 30
+    // readings for the 50 it shows. The peer reads the same rows but sorts nothing.
+    monitoring: {
+      path: '/api/agent/metrics?points=30&sort=status&limit=50',
+      peer: async () => points.recent(30, (await points.servers()).slice(0, 50).map((s) => Number(s.id))),
+    },
+    'monitoring, by CPU': {
+      path: '/api/agent/metrics?points=30&sort=cpu&order=desc&limit=50',
+      peer: async () => {
+        const [all] = await Promise.all([points.servers(), points.recent(1)]);
+        return points.recent(30, all.slice(0, 50).map((s) => Number(s.id)));
+      },
+    },
   };
 }
 

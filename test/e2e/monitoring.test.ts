@@ -88,6 +88,15 @@ describe.each(WIDTHS)('monitoring at %s', (viewport) => {
     await expect.poll(() => rowOrder(page, names)).toEqual([names[0], names[1]]);
     await expect.poll(() => page.getByRole('columnheader', { name: t(en, 'monitoring.cpu') }).getAttribute('aria-sort')).toBe('ascending');
 
+    // The service filters and counts: one server, its total 1, the filter in the URL.
+    const filter = page.getByRole('textbox', { name: t(en, 'monitoring.filter') });
+    await filter.fill(names[1]);
+    await expect.poll(() => table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-server')))).toEqual([names[1]]);
+    await page.getByText(t(en, 'common.total', { count: 1 })).waitFor();
+    expect(pathOf(page)).toContain(`q=${names[1]}`);
+    await filter.fill('');
+    await expect.poll(() => rowOrder(page, names)).toEqual([names[0], names[1]]);
+
     // A threshold out of range: the service's refusal shows on the field; then a valid one is saved.
     const field = page.getByRole('textbox', { name: t(en, 'monitoring.settings.cpu_alert_threshold') });
     const save = page.getByRole('button', { name: t(en, 'monitoring.settings.saveField', { field: t(en, 'monitoring.settings.cpu_alert_threshold') }) });

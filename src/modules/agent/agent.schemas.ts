@@ -32,9 +32,26 @@ export const InstallResult = Type.Object({
   api_base_url: Type.String(),
 });
 
+/**
+ * `status` sorts offline, unknown (no agent), online; the readings (cpu … version) sort servers
+ * without one last whichever the direction; names and versions compare numbers as numbers.
+ */
+export const MetricsSort = Type.Union([
+  Type.Literal('status'), Type.Literal('name'), Type.Literal('cpu'), Type.Literal('mem'), Type.Literal('disk'),
+  Type.Literal('load'), Type.Literal('drift'), Type.Literal('version'), Type.Literal('last_heartbeat'),
+]);
+
 export const MetricsQuery = Type.Object({
   /** Readings per server for the sparkline, newest last. */
   points: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, default: 30 })),
+  /** Part of the name or host, case-insensitive. */
+  q: Type.Optional(Type.String({ maxLength: 255 })),
+  /** Default `name`. */
+  sort: Type.Optional(MetricsSort),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  /** One page of the sorted servers; without it, every matching server. */
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
 });
 
 const Point = Type.Object({ at: Type.String(), cpu: Type.Number(), mem: Type.Number(), disk: Type.Number() });
@@ -62,7 +79,9 @@ export const ServerMetrics = Type.Object({
 export const MetricsView = Type.Object({
   /** How long readings are kept, in seconds. */
   retention_s: Type.Integer(),
-  /** Every server, ordered by name. */
+  /** Servers matching `q`, before paging. */
+  total: Type.Integer(),
+  /** The matching servers in the asked order (`limit` of them from `offset`, when paged). */
   items: Type.Array(ServerMetrics),
 });
 
@@ -73,4 +92,6 @@ export type AgentToken = Static<typeof AgentToken>;
 export type InstallBody = Static<typeof InstallBody>;
 export type InstallResult = Static<typeof InstallResult>;
 export type MetricsView = Static<typeof MetricsView>;
+export type MetricsQuery = Static<typeof MetricsQuery>;
+export type MetricsSort = Static<typeof MetricsSort>;
 export type ServerMetrics = Static<typeof ServerMetrics>;

@@ -111,21 +111,24 @@ export class HeartbeatPointsRepository {
    * PostgreSQL takes each server's newest rows with a LATERAL LIMIT; SQLite, which has no LATERAL,
    * finds each server's `perServer`-th newest time with a correlated index probe and reads the
    * readings from there on. Readings sharing that time can add a few rows: trimmed below.
+   * `ids` limits it to those servers (one page of the monitoring list); without it, every server.
    */
-  async recent(perServer: number): Promise<PointRow[]> {
+  async recent(perServer: number, ids?: number[]): Promise<PointRow[]> {
+    if (ids?.length === 0) return [];
+    const only = ids ? sql`WHERE s.id IN (${sql.join(ids)})` : sql``;
     const r = this.postgres
       ? await sql<PointRow & { id: number }>`
           SELECT s.id AS server_id, p.id, p.at, p.cpu, p.mem, p.disk, p.load, p.drift_s, p.version
           FROM servers s CROSS JOIN LATERAL (
             SELECT h.id, h.at, h.cpu, h.mem, h.disk, h.load, h.drift_s, h.version FROM agent_heartbeats h
             WHERE h.server_id = s.id ORDER BY h.at DESC, h.id DESC LIMIT ${perServer}
-          ) p
+          ) p ${only}
           ORDER BY s.id, p.at, p.id`.execute(this.db)
       : await sql<PointRow & { id: number }>`
           SELECT h.server_id, h.id, h.at, h.cpu, h.mem, h.disk, h.load, h.drift_s, h.version
           FROM servers s JOIN agent_heartbeats h ON h.server_id = s.id AND h.at >= coalesce((
             SELECT x.at FROM agent_heartbeats x WHERE x.server_id = s.id ORDER BY x.at DESC LIMIT 1 OFFSET ${perServer - 1}
-          ), '')
+          ), '') ${only}
           ORDER BY h.server_id, h.at, h.id`.execute(this.db);
     const out: PointRow[] = [];
     const rows = r.rows;

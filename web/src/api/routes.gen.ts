@@ -60,10 +60,16 @@ export interface ApiRoutes {
     params: never;
     query: {
       points?: number;
+      q?: string;
+      sort?: 'status' | 'name' | 'cpu' | 'mem' | 'disk' | 'load' | 'drift' | 'version' | 'last_heartbeat';
+      order?: 'asc' | 'desc';
+      limit?: number;
+      offset?: number;
     };
     body: never;
     reply: {
       retention_s: number;
+      total: number;
       items: {
         server_id: number;
         name: string;

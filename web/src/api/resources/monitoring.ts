@@ -1,9 +1,11 @@
 /**
- * Monitoring: every server's last agent reading with its recent points (one batch request), the
+ * Monitoring: a page of servers with their last agent reading and recent points (filtered,
+ * sorted and paged on the service), the
  * monitoring settings (alert thresholds, heartbeat timeout, notify_* switches) and the agent's
  * installation over SSH. Keys start with `monitoring`.
  */
-import { queryOptions } from '@tanstack/react-query';
+import type { MetricsQuery } from '@server/modules/agent/agent.schemas';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call, type Reply } from '../typed';
 
 export type ServerMetrics = Reply<'GET /api/agent/metrics'>['items'][number];
@@ -14,11 +16,13 @@ export const METRICS_REFRESH_MS = 30_000;
 
 export const monitoringQueries = {
   all: ['monitoring'] as const,
-  metrics: (points = 30) =>
+  metrics: (query: MetricsQuery) =>
     queryOptions({
-      queryKey: ['monitoring', 'metrics', points],
-      queryFn: () => call('GET /api/agent/metrics', { query: { points } }),
+      queryKey: ['monitoring', 'metrics', query],
+      queryFn: () => call('GET /api/agent/metrics', { query }),
       refetchInterval: METRICS_REFRESH_MS,
+      // The page shown stays while the next one (another sort, filter or page) loads.
+      placeholderData: keepPreviousData,
     }),
   settings: () => queryOptions({ queryKey: ['monitoring', 'settings'], queryFn: () => call('GET /api/settings') }),
 };

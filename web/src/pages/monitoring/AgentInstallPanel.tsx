@@ -7,10 +7,12 @@
  */
 import { Alert, Button, Card, Divider, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck, IconPlugConnected } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { monitoringApi, monitoringQueries, type ServerMetrics } from '../../api/resources/monitoring';
+import { monitoringApi, monitoringQueries } from '../../api/resources/monitoring';
+import { serverQueries } from '../../api/resources/servers';
 import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { AgentInstall } from '../servers/AgentInstall';
 
@@ -29,12 +31,15 @@ function useElapsed(running: boolean): number {
   return start === null ? 0 : Math.max(0, Math.round((now - start) / 1000));
 }
 
-function SshInstall({ server }: { server: ServerMetrics }) {
+/** The server an install is for: its id and the name the messages show. */
+type InstallTarget = { id: number; name: string };
+
+function SshInstall({ server }: { server: InstallTarget }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [url, setUrl] = useState('');
   const install = useMutation({
-    mutationFn: () => monitoringApi.installAgent(server.server_id, url.trim() || undefined),
+    mutationFn: () => monitoringApi.installAgent(server.id, url.trim() || undefined),
     onSuccess: () => void client.invalidateQueries({ queryKey: monitoringQueries.all }),
   });
   const seconds = useElapsed(install.isPending);
@@ -76,9 +81,19 @@ function SshInstall({ server }: { server: ServerMetrics }) {
   );
 }
 
-export function AgentInstallPanel({ items, selected, onSelect }: { items: ServerMetrics[]; selected: number | null; onSelect: (id: number | null) => void }) {
+export function AgentInstallPanel({ selected, onSelect }: { selected: number | null; onSelect: (id: number | null) => void }) {
   const { t } = useTranslation();
-  const server = items.find((s) => s.server_id === selected) ?? null;
+  // Servers are searched on the service (a fleet can be 10,000): 100 matches at a time.
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const list = useQuery(serverQueries.search({ q: debounced || undefined, sort: 'name', order: 'asc', limit: 100 }));
+  // The chosen server (also when chosen from the table) is named even when the search no longer lists it.
+  const chosen = useQuery({ ...serverQueries.one(selected ?? 0), enabled: selected !== null });
+  const server = selected !== null && chosen.data?.id === selected ? { id: chosen.data.id, name: chosen.data.name } : null;
+  const options = (list.data?.items ?? []).map((s) => ({ value: String(s.id), label: `${s.name} (${s.host})` }));
+  if (chosen.data && selected === chosen.data.id && !options.some((o) => o.value === String(selected))) {
+    options.unshift({ value: String(chosen.data.id), label: `${chosen.data.name} (${chosen.data.host})` });
+  }
   return (
     <Card withBorder radius="md" id="install">
       <Stack gap="sm">
@@ -88,11 +103,14 @@ export function AgentInstallPanel({ items, selected, onSelect }: { items: Server
         <Select
           label={t('monitoring.install.server')}
           placeholder={t('monitoring.install.pick')}
-          data={items.map((s) => ({ value: String(s.server_id), label: `${s.name} (${s.host})` }))}
-          value={server ? String(server.server_id) : null}
+          data={options}
+          value={server ? String(server.id) : null}
           onChange={(v) => onSelect(v ? Number(v) : null)}
           searchable
-          limit={100}
+          searchValue={search}
+          onSearchChange={setSearch}
+          // The service already filtered by the search.
+          filter={({ options: all }) => all}
           nothingFoundMessage={t('monitoring.noMatch')}
           // The page scrolls as a whole, so the list moves with its field anyway. Mantine's default
           // hides the list whenever the field is out of view; at the end of a phone-width page the
@@ -100,12 +118,13 @@ export function AgentInstallPanel({ items, selected, onSelect }: { items: Server
           comboboxProps={{ hideDetached: false }}
           w={{ base: '100%', sm: 360 }}
         />
+        <ErrorDisplay error={list.error ?? chosen.error} />
         {server && (
           <>
             {/* Keyed by server: a token shown for one server never stays on screen for another. */}
-            <AgentInstall key={server.server_id} serverId={server.server_id} />
+            <AgentInstall key={server.id} serverId={server.id} />
             <Divider />
-            <SshInstall key={`ssh-${server.server_id}`} server={server} />
+            <SshInstall key={`ssh-${server.id}`} server={server} />
           </>
         )}
       </Stack>

@@ -1,21 +1,25 @@
 /**
- * Every server's last agent reading, sortable by any column (sort, order, filter and page in the
- * URL). The whole fleet comes in one request and is sorted here; 50 rows are drawn at a time, so
- * a large fleet stays smooth. On a phone the table scrolls inside its own box with the server
- * column sticky, and a "Sort by" select stands in for header clicks.
+ * A page of servers with their last agent reading, sortable by any column (sort, order, filter and
+ * page in the URL). The service filters, sorts and pages (a fleet of 10,000 is one page of 50 and
+ * its readings, not 300,000 points); the page shown stays while the next one loads. On a phone
+ * the table scrolls inside its own box with the server column sticky, and a "Sort by" select
+ * stands in for header clicks.
  */
-import { ActionIcon, Anchor, Button, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronLeft, IconChevronRight, IconPlus, IconSearch, IconTerminal2 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLatestSearchParams } from '../../components/use-latest-search-params';
-import type { ServerMetrics } from '../../api/resources/monitoring';
+import { monitoringQueries } from '../../api/resources/monitoring';
+import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState } from '../../components/Page';
 import { AgentStatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
 import { MetricCell } from './MetricCell';
-import { defaultOrder, readSort, SORT_KEYS, type SortKey, sortServers } from './monitoring-sort';
+import { defaultOrder, readSort, SORT_KEYS, type SortKey } from './monitoring-sort';
 
 const PAGE_SIZE = 50;
 export interface Thresholds {
@@ -38,7 +42,7 @@ const LABEL_KEY: Record<SortKey, string> = {
 
 const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mantine-color-body)' } as const;
 
-export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMetrics[]; thresholds: Thresholds; onInstall: (id: number) => void }) {
+export function MetricsTable({ thresholds, onInstall }: { thresholds: Thresholds; onInstall: (id: number) => void }) {
   const { t, i18n } = useTranslation();
   const [params, write] = useLatestSearchParams();
   const { key, order } = readSort(params);
@@ -63,12 +67,21 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
     });
   };
 
-  const needle = filter.trim().toLowerCase();
-  const shown = needle ? items.filter((s) => s.name.toLowerCase().includes(needle) || s.host.toLowerCase().includes(needle)) : items;
-  const sorted = sortServers(shown, key, order);
-  const pages = Math.max(1, Math.ceil(sorted.length / PAGE_SIZE));
-  const page = Math.min(pages, Math.max(1, Math.floor(Number(params.get('page')) || 1)));
-  const rows = sorted.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const [needle] = useDebouncedValue(filter.trim(), 250);
+  const asked = Math.max(1, Math.floor(Number(params.get('page')) || 1));
+  const metrics = useQuery(
+    monitoringQueries.metrics({ points: 30, q: needle || undefined, sort: key, order, limit: PAGE_SIZE, offset: (asked - 1) * PAGE_SIZE }),
+  );
+  const total = metrics.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(pages, asked);
+  const rows = metrics.data?.items ?? [];
+  // A page past the end (the fleet shrank, an old link): go to the last one there is.
+  const pastEnd = metrics.data !== undefined && total > 0 && asked > pages;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `set` is new each render; this runs when the page falls past the end
+  useEffect(() => {
+    if (pastEnd) set({ page: String(pages) });
+  }, [pastEnd, pages]);
 
   const header = (k: SortKey, align: 'left' | 'right' = 'left', extra?: object): ReactNode => {
     const active = key === k;
@@ -85,7 +98,23 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
     );
   };
 
-  if (items.length === 0) {
+  if (metrics.isPending || (metrics.isError && !metrics.data)) {
+    return (
+      <>
+        <ErrorDisplay error={metrics.error} onRetry={() => void metrics.refetch()} />
+        {metrics.isPending && (
+          <Stack gap="xs" role="status" aria-busy="true" aria-label={t('common.loading')}>
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} height={44} />
+            ))}
+          </Stack>
+        )}
+      </>
+    );
+  }
+
+  // No server at all (not merely none matching the filter): say how to add one.
+  if (total === 0 && !needle && !filter.trim()) {
     return (
       <EmptyState>
         <Text>{t('monitoring.empty')}</Text>
@@ -123,10 +152,11 @@ export function MetricsTable({ items, thresholds, onInstall }: { items: ServerMe
           {order === 'asc' ? <IconArrowUp size={18} aria-hidden /> : <IconArrowDown size={18} aria-hidden />}
         </ActionIcon>
         <Text size="sm" c="dimmed" ml="auto" aria-live="polite">
-          {t('common.total', { count: sorted.length })}
+          {t('common.total', { count: total })}
         </Text>
       </Group>
-      {sorted.length === 0 ? (
+      <ErrorDisplay error={metrics.error} onRetry={() => void metrics.refetch()} />
+      {rows.length === 0 ? (
         <EmptyState>
           <Text>{t('monitoring.noMatch')}</Text>
         </EmptyState>

@@ -4,7 +4,7 @@
  * those readings; and installing the agent (token + one-liner, or over SSH). Readings refresh
  * with the agent's 30 s rhythm, and at once when an alert opens or recovers.
  */
-import { SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { SimpleGrid, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -19,7 +19,6 @@ import { MonitoringSettings, NUMBER_KEYS, settingValue } from './MonitoringSetti
 export default function MonitoringPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const metrics = useQuery(monitoringQueries.metrics());
   const settings = useQuery(monitoringQueries.settings());
   useLiveInvalidation([['monitoring', 'metrics']], (m) => m.type === 'alert' || m.type === 'recovery', 1000);
 
@@ -46,26 +45,14 @@ export default function MonitoringPage() {
       <Text size="sm" c="dimmed">
         {t('monitoring.refreshEvery')}
       </Text>
-      <ErrorDisplay error={metrics.error} onRetry={() => void metrics.refetch()} />
-      {metrics.isPending ? (
-        <Stack gap="xs" role="status" aria-busy="true" aria-label={t('common.loading')}>
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} height={44} />
-          ))}
-        </Stack>
-      ) : (
-        metrics.data && (
-          <MetricsTable
-            items={metrics.data.items}
-            thresholds={{ cpu: threshold('cpu_alert_threshold'), mem: threshold('mem_alert_threshold'), disk: threshold('disk_alert_threshold') }}
-            onInstall={selectInstall}
-          />
-        )
-      )}
+      <MetricsTable
+        thresholds={{ cpu: threshold('cpu_alert_threshold'), mem: threshold('mem_alert_threshold'), disk: threshold('disk_alert_threshold') }}
+        onInstall={selectInstall}
+      />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <ErrorDisplay error={settings.error} onRetry={() => void settings.refetch()} />
         {settings.data && <MonitoringSettings settings={settings.data} />}
-        {metrics.data && metrics.data.items.length > 0 && <AgentInstallPanel items={metrics.data.items} selected={install} onSelect={selectInstall} />}
+        <AgentInstallPanel selected={install} onSelect={selectInstall} />
       </SimpleGrid>
     </Page>
   );
