@@ -72,14 +72,27 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
   }
 }
 
-let wrapper: Promise<boolean> | null = null;
+/**
+ * A failed probe is asked again after this long: a probe can fail for a passing reason (a machine
+ * too busy to start it within 5 s, a fork refused under memory pressure), and a failure kept for
+ * the process's life would start every later rsync without the parent-death signal.
+ */
+const REPROBE_MS = 60_000;
+let probe: { result: Promise<boolean>; ok: boolean | null; at: number } | null = null;
 
-/** Whether `setpriv --pdeathsig` works here (util-linux 2.33 or later); asked once per process. */
-function parentDeathWrapper(): Promise<boolean> {
-  wrapper ??= new Promise((resolve) => {
-    execFile('setpriv', ['--pdeathsig', 'TERM', '--', 'true'], { timeout: 5000 }, (err) => resolve(!err));
-  });
-  return wrapper;
+/** Whether `setpriv --pdeathsig` works here (util-linux 2.33 or later): a success is kept, a failure re-asked after REPROBE_MS. */
+export function parentDeathWrapper(now = Date.now()): Promise<boolean> {
+  if (!probe || (probe.ok === false && now - probe.at >= REPROBE_MS)) {
+    const asked: { result: Promise<boolean>; ok: boolean | null; at: number } = { result: Promise.resolve(false), ok: null, at: now };
+    asked.result = new Promise((resolve) => {
+      execFile('setpriv', ['--pdeathsig', 'TERM', '--', 'true'], { timeout: 5000 }, (err) => {
+        asked.ok = !err;
+        resolve(!err);
+      });
+    });
+    probe = asked;
+  }
+  return probe.result;
 }
 
 type Ended = Omit<RsyncResult, 'stdout' | 'stats'>;
