@@ -1,8 +1,7 @@
 /**
  * Monitoring: a page of servers with their last agent reading and recent points (filtered,
- * sorted and paged on the service), the
- * monitoring settings (alert thresholds, heartbeat timeout, notify_* switches) and the agent's
- * installation over SSH. Keys start with `monitoring`.
+ * sorted and paged on the service), the monitoring settings (alert thresholds, heartbeat
+ * timeout, notify_* switches) and the agent's installation over SSH. Keys start with `monitoring`.
  */
 import type { MetricsQuery } from '@server/modules/agent/agent.schemas';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
