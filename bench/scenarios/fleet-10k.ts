@@ -4,9 +4,10 @@
  * database on 127.0.0.1:5432, or BENCH_DATABASE_URL; unreachable fails the scenario). Timed: the
  * server list (first page, by tag, searched by name: `GET /api/servers/search`), the dashboard
  * (`GET /api/dashboard`) and the monitoring list (`GET /api/agent/metrics`, as the Monitoring page
- * asks it: the first 50 servers with 30 points each, failures first and by CPU). The peer of each is the repository calls its service makes, through the
- * same Kysely queries in this process on the same database. One client, then 8, alternating
- * rounds, medians; goal: service p95 / peer p95 <= 2 for each (value = the worst).
+ * asks it: the first 50 servers with 30 points each, failures first and by CPU). The peer of
+ * each is the repository calls its service makes, through the same Kysely queries in this
+ * process on the same database. One client, then 8, alternating rounds, medians; goal: service
+ * p95 / peer p95 <= 2 for each (value = the worst).
  */
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
