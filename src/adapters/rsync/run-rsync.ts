@@ -78,12 +78,14 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
  * the process's life would start every later rsync without the parent-death signal.
  */
 const REPROBE_MS = 60_000;
-let probe: { result: Promise<boolean>; ok: boolean | null; at: number } | null = null;
+/** One probe: its answer, that answer once known (null while it runs), and when it was asked. */
+type Probe = { result: Promise<boolean>; ok: boolean | null; at: number };
+let probe: Probe | null = null;
 
 /** Whether `setpriv --pdeathsig` works here (util-linux 2.33 or later): a success is kept, a failure re-asked after REPROBE_MS. */
 export function parentDeathWrapper(now = Date.now()): Promise<boolean> {
   if (!probe || (probe.ok === false && now - probe.at >= REPROBE_MS)) {
-    const asked: { result: Promise<boolean>; ok: boolean | null; at: number } = { result: Promise.resolve(false), ok: null, at: now };
+    const asked: Probe = { result: Promise.resolve(false), ok: null, at: now };
     asked.result = new Promise((resolve) => {
       execFile('setpriv', ['--pdeathsig', 'TERM', '--', 'true'], { timeout: 5000 }, (err) => {
         asked.ok = !err;

@@ -80,18 +80,21 @@ export class HeartbeatPoints {
     await this.flush();
     const perServer = q.points ?? 30;
     const key = q.sort ?? 'name';
+    const order = q.order ?? 'asc';
     const needle = q.q?.trim().toLowerCase();
+    // Every server is read anyway (the sort needs them all), so `q` is matched here: the same
+    // answer on both dialects, where SQLite's lower() would fold only ASCII.
     const all = await this.repo.servers();
     const matching = needle ? all.filter((s) => s.name.toLowerCase().includes(needle) || s.host.toLowerCase().includes(needle)) : all;
     let shown: MonitoredServerRow[];
     let byServer: Map<number, PointRow[]>;
     if (q.limit === undefined) {
       byServer = groupByServer(await this.repo.recent(perServer));
-      shown = sortMonitored(matching, (id) => byServer.get(id)?.at(-1), key, q.order ?? 'asc');
+      shown = sortMonitored(matching, (id) => byServer.get(id)?.at(-1), key, order);
     } else {
       const newest = sortsByReading(key) ? groupByServer(await this.repo.recent(1)) : null;
       const offset = q.offset ?? 0;
-      shown = sortMonitored(matching, (id) => newest?.get(id)?.[0], key, q.order ?? 'asc').slice(offset, offset + q.limit);
+      shown = sortMonitored(matching, (id) => newest?.get(id)?.[0], key, order).slice(offset, offset + q.limit);
       byServer = groupByServer(await this.repo.recent(perServer, shown.map((s) => Number(s.id))));
     }
     return {
