@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
+import { streamCollector } from '../../core/stream-garbage.js';
 import type { SftpUploadOptions, UploadSource } from './types.js';
 
 const MAX_INFLIGHT = 16;
@@ -75,7 +76,9 @@ export async function uploadToSftp(
   const drainTo = async (limit: number): Promise<void> => {
     while (inflight > limit && !failure) await new Promise<void>((resolve) => (wake = resolve));
   };
+  const collect = streamCollector();
   const send = (buf: Buffer): void => {
+    collect(buf.length);
     inflight++;
     try {
       sftp.write(handle, buf, 0, buf.length, pos, (err) => {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { BadRequestError, errCode, localIoError } from '../../core/errors.js';
+import { streamCollector } from '../../core/stream-garbage.js';
 import type { Logger } from '../../core/logger.js';
 import { confirmStreamed } from './confirm-streamed.js';
 import { extractZip, type ExtractResult } from './extract-stored.js';
@@ -88,9 +89,11 @@ async function receive(stream: UploadStream, limits: UploadLimits, streaming: St
     writeFailed ??= err;
   });
   const storeError = () => localIoError(writeFailed, `Could not store the upload: ${errCode(writeFailed) ?? 'I/O error'}`);
+  const collect = streamCollector();
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
+      collect(chunk.length);
       out.write(chunk);
       await streaming.push(chunk);
       if (writeFailed !== null) break;

@@ -18,6 +18,7 @@ import type { SshTarget } from '../../adapters/ssh/types.js';
 import type { Actor } from '../../core/actor.js';
 import { ID_MAX } from '../../http/schemas.js';
 import { BadRequestError, DomainError } from '../../core/errors.js';
+import { streamCollector } from '../../core/stream-garbage.js';
 import { uploadFailure } from './remote-errors.js';
 import type { RemoteDeps } from './remote-deps.js';
 import { hasDotDotComponent } from './remote-paths.js';
@@ -141,7 +142,14 @@ export class UploadService {
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'fleet-upload-'));
     const file = path.join(dir, 'part');
     try {
-      await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
+      const collect = streamCollector();
+      const counted = async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          collect(chunk.length);
+          yield chunk;
+        }
+      };
+      await pipeline(part.file, counted, fs.createWriteStream(file, { mode: 0o600 }));
       if (part.file.truncated) throw this.tooLarge();
       return { dir, file, filename };
     } catch (err) {
