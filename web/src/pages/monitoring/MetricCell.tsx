@@ -13,14 +13,19 @@ function pct(v: number, lang: string): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(v / 100);
 }
 
+/** The mark of a missing reading, dimmed and right-aligned like the values, so a column lines up. */
+export function NoReading() {
+  return (
+    <Text size="sm" c="dimmed" ta="right">
+      —
+    </Text>
+  );
+}
+
 export function MetricCell({ label, value, points, threshold, color }: { label: string; value: number | null; points: number[]; threshold: number; color: string }) {
   const { t, i18n } = useTranslation();
   if (value === null) {
-    return (
-      <Text size="sm" c="dimmed">
-        —
-      </Text>
-    );
+    return <NoReading />;
   }
   const over = value >= threshold;
   return (

@@ -18,7 +18,7 @@ import { ErrorDisplay } from '../../components/ErrorDisplay';
 import { EmptyState } from '../../components/Page';
 import { AgentStatusBadge } from '../../components/StatusBadge';
 import { RelativeTime } from '../../components/Time';
-import { MetricCell } from './MetricCell';
+import { MetricCell, NoReading } from './MetricCell';
 import { defaultOrder, readSort, SORT_KEYS, type SortKey } from './monitoring-sort';
 
 const PAGE_SIZE = 50;
@@ -216,11 +216,11 @@ export function MetricsTable({ thresholds, onInstall }: { thresholds: Thresholds
                       <MetricCell label={t('monitoring.disk')} value={s.last?.disk ?? null} points={pts('disk')} threshold={thresholds.disk} color="teal.6" />
                     </Table.Td>
                     <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                      {s.last?.load != null ? new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(s.last.load) : '—'}
+                      {s.last?.load != null ? new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(s.last.load) : <NoReading />}
                     </Table.Td>
                     <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
                       {drift === null ? (
-                        '—'
+                        <NoReading />
                       ) : (
                         <Text span size="sm" c={Math.abs(drift) > 60 ? 'red' : undefined} fw={Math.abs(drift) > 60 ? 700 : undefined} title={Math.abs(drift) > 60 ? t('monitoring.driftHigh') : undefined}>
                           {Math.abs(drift) > 60 && '⚠ '}
@@ -229,9 +229,15 @@ export function MetricsTable({ thresholds, onInstall }: { thresholds: Thresholds
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm" ff="monospace">
-                        {s.last?.version ?? '—'}
-                      </Text>
+                      {s.last?.version ? (
+                        <Text size="sm" ff="monospace">
+                          {s.last.version}
+                        </Text>
+                      ) : (
+                        <Text size="sm" c="dimmed">
+                          —
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
                       <RelativeTime value={s.last_heartbeat_at} />
