@@ -6,13 +6,13 @@
  * Buffer's memory only in a collection, and collects for Buffer memory only once tens of MB of it
  * have built up, then with full mark-compacts: a 200 MB upload over SFTP peaked 45–65 MB over
  * idle and ran some thirty of them. The dead chunks are all young, so a young-generation
- * collection (about 50 µs) frees them; one per 2 MiB moved kept that peak at 5–13 MB over idle
+ * collection (about 50 µs) frees them; one per 2 MiB moved kept that peak at 5–14 MB over idle
  * and made the upload faster (no mark-compacts in its way).
  *
  * Not more often: an upload keeps up to ~1 MB of chunks in flight, and at one collection per MiB
  * most young chunks were still alive at each, which is what makes V8 start allocating them in
  * the old generation; then one 500 MB upload in five fell back to mark-compacts and ran 40 %
- * slower. At 2 MiB no run of many did.
+ * slower. At 2 MiB none of six did.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
