@@ -13,6 +13,8 @@ export interface BenchApp {
   app: FastifyInstance;
   url: string;
   token: string;
+  /** The app's SSH_STALL_TIMEOUT (what its rsync runs are built with). */
+  stallTimeoutSec: number;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startBenchApp(env: Record<string, string> = {}, opts: Benc
     app,
     url,
     token,
+    stallTimeoutSec: config.sshStallTimeoutS,
     async close() {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

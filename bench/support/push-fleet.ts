@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepareRsyncSsh, type RsyncSsh } from '../../src/adapters/rsync/index.js';
+import { prepareRsyncSsh, rsyncCommand, runnerArgv, type RsyncSsh } from '../../src/adapters/rsync/index.js';
 import { startSshd, targetFor, type SshdInstance } from '../../test/fixtures/sshd.js';
 import { median } from '../lib.js';
 import { api, type BenchApp } from './app.js';
@@ -142,6 +142,24 @@ export async function plainRsync(fleet: Fleet, src: string, dests: string[]): Pr
     fleet.targets.map((t, i) =>
       run('rsync', ['-a', '-e', fleet.ssh[i].sshCommand, `${src}/`, `${t.username}@${t.host}:${dests[i]}/`], fleet.ssh[i].env),
     ),
+  );
+  return performance.now() - t0;
+}
+
+/**
+ * Wall time of the product's own rsync command line per target (the runner's argv: its remote
+ * wrapper with the mkdir and the stall watchdog, progress, stats, --timeout; started through
+ * setpriv where the product does), all launched at once from here, without the service: what the
+ * push costs before any of the service's own work.
+ */
+export async function productRsync(fleet: Fleet, src: string, dests: string[], stallTimeoutSec: number): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(
+    fleet.targets.map(async (t, i) => {
+      const argv = runnerArgv({ source: src, remotePath: dests[i], mode: 'incremental' }, targetFor(t, 'key'), fleet.ssh[i].sshCommand, stallTimeoutSec, true);
+      const [cmd, args] = await rsyncCommand(argv);
+      return run(cmd, args, fleet.ssh[i].env);
+    }),
   );
   return performance.now() - t0;
 }

@@ -2,7 +2,7 @@ export {
   prepareRsyncSsh, buildRsyncArgv, rsyncQuote,
   type HostKeySource, type PrepareRsyncSshOptions, type RsyncSsh, type RsyncMode, type BuildRsyncArgvOptions,
 } from './rsync-transport.js';
-export { runRsync, type RunRsyncOptions, type RsyncResult } from './run-rsync.js';
+export { runRsync, rsyncCommand, type RunRsyncOptions, type RsyncResult } from './run-rsync.js';
 export { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
-export { RsyncRunner, type RsyncJob, type RsyncOutcome, type RsyncRunnerDeps } from './rsync-runner.js';
+export { RsyncRunner, runnerArgv, type RsyncJob, type RsyncOutcome, type RsyncRunnerDeps } from './rsync-runner.js';
 export { parseProgressLine, lastProgress, type RsyncProgress } from './rsync-progress.js';

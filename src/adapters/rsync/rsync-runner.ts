@@ -52,6 +52,40 @@ export interface RsyncRunnerDeps {
 
 const ERROR_MAX = 600;
 
+/**
+ * The rsync argv of one run of `job` (what the runner passes to runRsync; exported so that the
+ * push benchmarks can launch the very same command line without the service around it).
+ */
+export function runnerArgv(
+  job: Pick<RsyncJob, 'source' | 'remotePath' | 'mode' | 'dryRun' | 'itemize'>,
+  target: SshTarget,
+  sshCommand: string,
+  stallTimeoutSec: number,
+  progress: boolean,
+): string[] {
+  // The remote shell creates the target directory in the same connection: no extra round
+  // trip, and it works with any remote rsync (unlike --mkpath, which needs 3.2.3 there too).
+  // Its watchdog ends the remote rsync when the connection stalls (twice the stall timeout:
+  // a live client's keepalives arrive every half of it).
+  const rsyncPath = remoteRsyncPath({ mkdir: job.dryRun ? undefined : job.remotePath, idleKillSec: 2 * stallTimeoutSec });
+  const extra = [`--rsync-path=${rsyncPath}`];
+  // Itemized names as UTF-8, not rsync's \#ooo escapes.
+  if (job.itemize) extra.push('--8-bit-output');
+  return buildRsyncArgv({
+    source: job.source,
+    target,
+    remotePath: job.remotePath,
+    mode: job.mode,
+    dryRun: job.dryRun,
+    itemize: job.itemize,
+    progress,
+    stats: true,
+    ioTimeoutSec: stallTimeoutSec,
+    sshCommand,
+    extra,
+  });
+}
+
 export class RsyncRunner {
   /**
    * Host keys already verified, by server and pin. A pinned key needs no fresh SSH handshake per
@@ -76,30 +110,10 @@ export class RsyncRunner {
         { hostPublicKey: hostKey.line, connectTimeoutSec: 10, stallTimeoutSec: this.stallTimeoutSec },
       );
       cleanup = ssh.cleanup;
-      // The remote shell creates the target directory in the same connection: no extra round
-      // trip, and it works with any remote rsync (unlike --mkpath, which needs 3.2.3 there too).
-      // Its watchdog ends the remote rsync when the connection stalls (twice the stall timeout:
-      // a live client's keepalives arrive every half of it).
-      const rsyncPath = remoteRsyncPath({ mkdir: job.dryRun ? undefined : job.remotePath, idleKillSec: 2 * this.stallTimeoutSec });
-      const extra = [`--rsync-path=${rsyncPath}`];
-      // Itemized names as UTF-8, not rsync's \#ooo escapes.
-      if (job.itemize) extra.push('--8-bit-output');
       const progress = job.onProgress && !job.dryRun
         ? { file: path.join(ssh.dir, 'stdout'), onProgress: job.onProgress, intervalMs: job.progressIntervalMs }
         : undefined;
-      const argv = buildRsyncArgv({
-        source: job.source,
-        target,
-        remotePath: job.remotePath,
-        mode: job.mode,
-        dryRun: job.dryRun,
-        itemize: job.itemize,
-        progress: progress !== undefined,
-        stats: true,
-        ioTimeoutSec: this.stallTimeoutSec,
-        sshCommand: ssh.sshCommand,
-        extra,
-      });
+      const argv = runnerArgv(job, target, ssh.sshCommand, this.stallTimeoutSec, progress !== undefined);
       const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs, progress });
       if (r.exitCode === 0) return { ok: true, stats: r.stats, stdout: r.stdout, error: null, durationMs: elapsed() };
       this.forget(target);

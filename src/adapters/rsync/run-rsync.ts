@@ -50,7 +50,7 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
   try {
     // Own process group, so a kill reaches the ssh child too. stdin 'ignore': ssh must not
     // prompt on a terminal; the askpass program answers instead.
-    const [cmd, args] = (await parentDeathWrapper()) ? ['setpriv', ['--pdeathsig', 'TERM', '--', 'rsync', ...argv]] : ['rsync', argv];
+    const [cmd, args] = await rsyncCommand(argv);
     const child = spawn(cmd, args, {
       env: { ...process.env, ...env, LC_ALL: 'C' },
       stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'],
@@ -70,6 +70,11 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
   } finally {
     await file?.close();
   }
+}
+
+/** The program and arguments that start rsync with `argv`: through setpriv where it works. */
+export async function rsyncCommand(argv: string[]): Promise<[string, string[]]> {
+  return (await parentDeathWrapper()) ? ['setpriv', ['--pdeathsig', 'TERM', '--', 'rsync', ...argv]] : ['rsync', argv];
 }
 
 /**
