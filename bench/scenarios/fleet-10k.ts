@@ -79,6 +79,10 @@ async function seedReadings(handle: DatabaseHandle): Promise<void> {
         (s.id * 7 + i) % 100, (s.id * 3 + i) % 100, 40 + s.id % 50, (i % 8) / 2.0, 0, '1.4.0'
       FROM servers s CROSS JOIN n`.execute(handle.db);
   }
+  // Each server's newest reading, as the recorder keeps it beside the readings.
+  await sql`INSERT INTO agent_latest_reading (server_id, at, cpu, mem, disk, load, drift_s, version)
+    SELECT server_id, at, cpu, mem, disk, load, drift_s, version FROM agent_heartbeats
+    WHERE id IN (SELECT max(id) FROM agent_heartbeats GROUP BY server_id)`.execute(handle.db);
 }
 
 /** The cases, also for `serve-queries.ts` (the same peers on its own connection to the database). */
@@ -105,8 +109,9 @@ export function queryCases(db: DatabaseHandle['db']): Record<string, Case> {
         ]),
     },
     // The Monitoring page's first page as it opens (failures first) and sorted by CPU: the
-    // service sorts every server (by CPU after reading each one's newest reading) and reads 30
-    // readings for the 50 it shows. The peer reads the same rows but sorts nothing.
+    // service sorts every server (by CPU after reading every server's newest reading, kept in a
+    // table of its own) and reads 30 readings for the 50 it shows. The peer reads the same rows
+    // but sorts nothing.
     monitoring: {
       path: '/api/agent/metrics?points=30&sort=status&limit=50',
       peer: async () => points.recent(30, (await points.servers()).slice(0, 50).map((s) => Number(s.id))),
@@ -114,7 +119,7 @@ export function queryCases(db: DatabaseHandle['db']): Record<string, Case> {
     'monitoring, by CPU': {
       path: '/api/agent/metrics?points=30&sort=cpu&order=desc&limit=50',
       peer: async () => {
-        const [all] = await Promise.all([points.servers(), points.recent(1)]);
+        const [all] = await Promise.all([points.servers(), points.newest()]);
         return points.recent(30, all.slice(0, 50).map((s) => Number(s.id)));
       },
     },

@@ -2,6 +2,8 @@
  * `agent_heartbeats` (migration 20261126T1703): the recent readings of each server. Inserted in
  * batches by the recorder (one statement text per row count, compiled once), pruned by age, read
  * as "the newest N points of every server" through the (server_id, at) index.
+ * `agent_latest_reading` (migration 20261128T0301): each server's newest reading, kept in the
+ * same transactions, read whole when the monitoring list is sorted by a reading.
  */
 import { CompiledQuery, PostgresAdapter, sql, type Generated, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
@@ -18,7 +20,7 @@ interface HeartbeatsTable {
   version: string | null;
 }
 
-type PointsDb = Database & { agent_heartbeats: HeartbeatsTable };
+type PointsDb = Database & { agent_heartbeats: HeartbeatsTable; agent_latest_reading: Omit<HeartbeatsTable, 'id'> };
 
 export interface PointRow {
   server_id: number;
@@ -83,7 +85,45 @@ export class HeartbeatPointsRepository {
         await trx.executeQuery(CompiledQuery.raw(this.insertText(n), params));
         i += n;
       }
+      await this.keepNewest(trx, points);
     });
+  }
+
+  /**
+   * Each server's newest reading of the batch into `agent_latest_reading`, unless a newer one is
+   * there already (a slower flush of another process). Of readings sharing a time the later one
+   * wins, as the newest-first read of the readings orders them.
+   */
+  private async keepNewest(trx: Kysely<PointsDb>, points: PointRow[]): Promise<void> {
+    const newest = new Map<number, PointRow>();
+    for (const p of points) {
+      const seen = newest.get(p.server_id);
+      if (!seen || p.at >= seen.at) newest.set(p.server_id, p);
+    }
+    const rows = [...newest.values()];
+    for (let i = 0; i < rows.length; i += MAX_ROWS) {
+      await trx
+        .insertInto('agent_latest_reading')
+        .values(rows.slice(i, i + MAX_ROWS))
+        .onConflict((oc) =>
+          oc.column('server_id').doUpdateSet((eb) => ({
+            at: eb.ref('excluded.at'),
+            cpu: eb.ref('excluded.cpu'),
+            mem: eb.ref('excluded.mem'),
+            disk: eb.ref('excluded.disk'),
+            load: eb.ref('excluded.load'),
+            drift_s: eb.ref('excluded.drift_s'),
+            version: eb.ref('excluded.version'),
+          })).where('excluded.at', '>=', eb => eb.ref('agent_latest_reading.at')),
+        )
+        .execute();
+    }
+  }
+
+  /** Every server's newest reading within the retention window (deleted servers' too: callers look up by id). */
+  async newest(): Promise<PointRow[]> {
+    const rows = await this.db.selectFrom('agent_latest_reading').select(['server_id', 'at', 'cpu', 'mem', 'disk', 'load', 'drift_s', 'version']).execute();
+    return rows.map(toPoint);
   }
 
   /** The INSERT of `n` points, as Kysely compiles it for this dialect (cached: ten sizes at most). */
@@ -101,7 +141,10 @@ export class HeartbeatPointsRepository {
   }
 
   async pruneBefore(at: string): Promise<void> {
-    await this.db.deleteFrom('agent_heartbeats').where('at', '<', at).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('agent_heartbeats').where('at', '<', at).execute();
+      await trx.deleteFrom('agent_latest_reading').where('at', '<', at).execute();
+    });
   }
 
   /**
