@@ -22,6 +22,7 @@ const OWNERS: Record<string, string> = {
   password_presets: 'modules/presets',
   ssh_key_presets: 'modules/ssh-key-presets',
   agent_heartbeats: 'modules/agent',
+  agent_latest_reading: 'modules/agent',
   alert_log: 'modules/alerts',
   notice_claims: 'modules/alerts',
   scripts: 'modules/scripts',
