@@ -50,10 +50,26 @@ const COLUMNS = ['server_id', 'at', 'cpu', 'mem', 'disk', 'load', 'drift_s', 've
  */
 const MAX_ROWS = 512;
 
+/** The two statements a batch is written with: its readings, and each server's newest one. */
+type StatementKind = 'readings' | 'newest';
+
+/**
+ * Each server's newest point of a batch. Of points sharing a time the later one wins, as the
+ * newest-first read of the readings orders them.
+ */
+function newestOfEach(points: PointRow[]): PointRow[] {
+  const newest = new Map<number, PointRow>();
+  for (const p of points) {
+    const seen = newest.get(p.server_id);
+    if (!seen || p.at >= seen.at) newest.set(p.server_id, p);
+  }
+  return [...newest.values()];
+}
+
 export class HeartbeatPointsRepository {
   private readonly db: Kysely<PointsDb>;
   private readonly postgres: boolean;
-  private readonly insertSql = new Map<number, string>();
+  private readonly statementSql = new Map<string, string>();
 
   constructor(db: Kysely<Database>) {
     this.db = db as unknown as Kysely<PointsDb>;
@@ -61,6 +77,7 @@ export class HeartbeatPointsRepository {
   }
 
   /**
+   * The batch's readings, then each server's newest of them into `agent_latest_reading`.
    * One transaction for the whole batch: all of it is written or none (the recorder keeps a
    * failed batch for the next flush, which must not write its first chunks twice), and SQLite
    * commits once instead of once per chunk — an index page touched by every chunk is written to
@@ -73,50 +90,24 @@ export class HeartbeatPointsRepository {
   async insert(points: PointRow[]): Promise<void> {
     if (points.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < points.length; ) {
-        const left = points.length - i;
-        const n = left >= MAX_ROWS ? MAX_ROWS : 2 ** Math.floor(Math.log2(left));
-        const params: unknown[] = new Array(n * COLUMNS.length);
-        let k = 0;
-        for (let r = i; r < i + n; r++) {
-          const p = points[r];
-          for (const c of COLUMNS) params[k++] = p[c];
-        }
-        await trx.executeQuery(CompiledQuery.raw(this.insertText(n), params));
-        i += n;
-      }
-      await this.keepNewest(trx, points);
+      await this.writeChunked(trx, 'readings', points);
+      await this.writeChunked(trx, 'newest', newestOfEach(points));
     });
   }
 
-  /**
-   * Each server's newest reading of the batch into `agent_latest_reading`, unless a newer one is
-   * there already (a slower flush of another process). Of readings sharing a time the later one
-   * wins, as the newest-first read of the readings orders them.
-   */
-  private async keepNewest(trx: Kysely<PointsDb>, points: PointRow[]): Promise<void> {
-    const newest = new Map<number, PointRow>();
-    for (const p of points) {
-      const seen = newest.get(p.server_id);
-      if (!seen || p.at >= seen.at) newest.set(p.server_id, p);
-    }
-    const rows = [...newest.values()];
-    for (let i = 0; i < rows.length; i += MAX_ROWS) {
-      await trx
-        .insertInto('agent_latest_reading')
-        .values(rows.slice(i, i + MAX_ROWS))
-        .onConflict((oc) =>
-          oc.column('server_id').doUpdateSet((eb) => ({
-            at: eb.ref('excluded.at'),
-            cpu: eb.ref('excluded.cpu'),
-            mem: eb.ref('excluded.mem'),
-            disk: eb.ref('excluded.disk'),
-            load: eb.ref('excluded.load'),
-            drift_s: eb.ref('excluded.drift_s'),
-            version: eb.ref('excluded.version'),
-          })).where('excluded.at', '>=', eb => eb.ref('agent_latest_reading.at')),
-        )
-        .execute();
+  /** `rows` through the statement `kind` in chunks of MAX_ROWS, then powers of two; only values are bound. */
+  private async writeChunked(trx: Kysely<PointsDb>, kind: StatementKind, rows: PointRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; ) {
+      const left = rows.length - i;
+      const n = left >= MAX_ROWS ? MAX_ROWS : 2 ** Math.floor(Math.log2(left));
+      const params: unknown[] = new Array(n * COLUMNS.length);
+      let k = 0;
+      for (let r = i; r < i + n; r++) {
+        const p = rows[r];
+        for (const c of COLUMNS) params[k++] = p[c];
+      }
+      await trx.executeQuery(CompiledQuery.raw(this.statementText(kind, n), params));
+      i += n;
     }
   }
 
@@ -126,16 +117,41 @@ export class HeartbeatPointsRepository {
     return rows.map(toPoint);
   }
 
-  /** The INSERT of `n` points, as Kysely compiles it for this dialect (cached: ten sizes at most). */
-  private insertText(n: number): string {
-    let text = this.insertSql.get(n);
+  /**
+   * The statement writing `n` points, as Kysely compiles it for this dialect (cached: ten sizes
+   * of each kind at most). `newest` is the upsert into `agent_latest_reading`: a server's row
+   * moves on unless the one there is newer (a slower flush of another process).
+   */
+  private statementText(kind: StatementKind, n: number): string {
+    const key = `${kind}:${n}`;
+    let text = this.statementSql.get(key);
     if (text === undefined) {
-      const row = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as PointRow;
-      const compiled = this.db.insertInto('agent_heartbeats').values(new Array<PointRow>(n).fill(row)).compile();
+      const rows = new Array<PointRow>(n).fill(Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as PointRow);
+      const compiled =
+        kind === 'readings'
+          ? this.db.insertInto('agent_heartbeats').values(rows).compile()
+          : this.db
+              .insertInto('agent_latest_reading')
+              .values(rows)
+              .onConflict((oc) =>
+                oc
+                  .column('server_id')
+                  .doUpdateSet((eb) => ({
+                    at: eb.ref('excluded.at'),
+                    cpu: eb.ref('excluded.cpu'),
+                    mem: eb.ref('excluded.mem'),
+                    disk: eb.ref('excluded.disk'),
+                    load: eb.ref('excluded.load'),
+                    drift_s: eb.ref('excluded.drift_s'),
+                    version: eb.ref('excluded.version'),
+                  }))
+                  .where('excluded.at', '>=', (eb) => eb.ref('agent_latest_reading.at')),
+              )
+              .compile();
       // Every value must be a bound parameter, in row-major column order, or the values would shift.
-      if (compiled.parameters.length !== n * COLUMNS.length) throw new Error('unexpected INSERT shape for agent_heartbeats');
+      if (compiled.parameters.length !== n * COLUMNS.length) throw new Error(`unexpected statement shape writing ${kind} points`);
       text = compiled.sql;
-      this.insertSql.set(n, text);
+      this.statementSql.set(key, text);
     }
     return text;
   }
