@@ -10,9 +10,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The peer each scenario is measured against, named for readers of the table. */
 export const PEERS: Record<string, string> = {
-  'alert-history-1m': 'the same Kysely queries on the same database (SQLite and PostgreSQL, 1 and 8 clients)',
+  'alert-history-1m': 'the same Kysely queries behind a bare Fastify route in its own process (SQLite and PostgreSQL, 1 and 8 clients)',
   'api-overhead': 'a bare Fastify 5 route in its own process',
-  'fleet-10k': 'the same Kysely queries on the same database (SQLite and PostgreSQL, 1 and 8 clients)',
+  'fleet-10k': 'the same Kysely queries behind a bare Fastify route in its own process (SQLite and PostgreSQL, 1 and 8 clients)',
   'heartbeat-ingest': 'a bare Fastify 5 POST route in its own process',
   'login-latency': 'one Argon2id verify at the same parameters, same process',
   memory: 'a bare Fastify 5 process (RSS)',

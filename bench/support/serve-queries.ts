@@ -1,9 +1,9 @@
 /**
- * A reference for the database-scale scenarios, not their baseline: each case's peer queries
- * (the same repository calls through Kysely) behind a bare Fastify GET route, `/q/<i>` for the
- * i-th case, in its own process like the service. The service's p95 over this one's says what the
- * product adds beyond a loopback HTTP hop to another process that runs the very same queries;
- * the scenario's goal stays against the queries run in the measuring process.
+ * The peer of the database-scale scenarios: each case's queries (the same repository calls
+ * through Kysely) behind a bare Fastify GET route, `/q/<i>` for the i-th case, in its own process
+ * like the service, answered with JSON.stringify and no authentication, schema or hook. The
+ * service's p95 over this one's is what the product adds to the very same queries answered over
+ * the same loopback HTTP hop.
  * BENCH_APP_ENV holds `{ module, DATABASE_URL }`: the scenario module exporting
  * `queryCases(db)`, and its database.
  */
