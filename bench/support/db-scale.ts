@@ -44,9 +44,10 @@ export async function temporaryPostgres(): Promise<{ url: string; drop: () => Pr
   };
 }
 
-/** One measured operation: an HTTP path for the service, a function running the same queries for the peer. */
+/** One measured operation: an HTTP path for the service, and a function running the same queries. */
 export interface Case {
   path: string;
+  /** The service's queries for this case: what the peer's bare route runs, and the in-process reference. */
   peer: () => Promise<unknown>;
   /** For a case of seconds per call: this many calls in one round (and one warm-up call). */
   runs?: number;
