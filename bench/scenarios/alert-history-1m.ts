@@ -20,14 +20,11 @@ import { AlertLogRepository } from '../../src/modules/alerts/alert-log.repositor
 import { shanghaiDay } from '../../src/core/time.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp } from '../support/child-app.js';
-import { analyze, compareByClients, onBothDatabases, seedAlerts, startQueryServer, type Case } from '../support/db-scale.js';
+import { analyze, compareByClients, onBothDatabases, SAMPLING, seedAlerts, startQueryServer, type Case } from '../support/db-scale.js';
 
 const ROWS = Number(process.env.BENCH_ALERT_ROWS ?? 1_000_000);
 const SERVERS = 500;
 const DAYS = 90;
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-/** Per side and round: no new call past this once 20 are done (the slow cases get fewer calls). */
-const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENTS = [1, 8];
 const GOAL = 2;
@@ -118,7 +115,7 @@ async function onBackend(env: Record<string, string>) {
       for (const q of Object.values(LISTS)) for (const d of [q.date_from, q.date_to]) if (d) parseDateBound(d, 'from', 'date');
       const bare = await startQueryServer(import.meta.url, app.databaseUrl!);
       try {
-        const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS, bare, budgetMs: BUDGET_MS });
+        const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, rounds: ROUNDS, bare });
         return { seed_s: round(seedSeconds, 1), ...measured };
       } finally {
         await bare.stop();
@@ -144,7 +141,7 @@ export const scenario: Scenario = {
       goal: `service p95 / the same Kysely queries behind bare Fastify p95 <= ${GOAL}, each case, SQLite and PostgreSQL, 1 and 8 clients`,
       pass: value <= GOAL,
       rounds: ROUNDS,
-      details: { rows: ROWS, servers: SERVERS, days: DAYS, runs_per_round: RUNS, budget_ms_per_round: BUDGET_MS, sqlite, postgres },
+      details: { rows: ROWS, servers: SERVERS, days: DAYS, runs_per_round: SAMPLING.runs, budget_ms_per_round: SAMPLING.budgetMs, sqlite, postgres },
     };
   },
 };

@@ -19,15 +19,12 @@ import { RetriesRepository } from '../../src/modules/retries/retries.repository.
 import { FleetQueryRepository } from '../../src/modules/servers/fleet-query.repository.js';
 import { round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp } from '../support/child-app.js';
-import { analyze, compareByClients, onBothDatabases, seedAlerts, startQueryServer, type Case } from '../support/db-scale.js';
+import { analyze, compareByClients, onBothDatabases, SAMPLING, seedAlerts, startQueryServer, type Case } from '../support/db-scale.js';
 
 const SERVERS = Number(process.env.BENCH_FLEET_SERVERS ?? 10_000);
 const ALERTS = Number(process.env.BENCH_ALERT_ROWS ?? 1_000_000);
 /** An hour of 30 s heartbeats: what the monitoring page's table holds at most per server. */
 const POINTS = 120;
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-/** Per side and round: no new call past this once 20 are done (the slow cases get fewer calls). */
-const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENTS = [1, 8];
 const GOAL = 2;
@@ -138,7 +135,7 @@ async function onBackend(env: Record<string, string>) {
     try {
       const bare = await startQueryServer(import.meta.url, app.databaseUrl!);
       try {
-        const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, runs: RUNS, rounds: ROUNDS, bare, budgetMs: BUDGET_MS });
+        const measured = await compareByClients(app, queryCases(handle.db), { clients: CLIENTS, rounds: ROUNDS, bare });
         return { seed_s: round(seeded.seconds, 1), ...measured };
       } finally {
         await bare.stop();
@@ -165,7 +162,7 @@ export const scenario: Scenario = {
       goal: `service p95 / the same Kysely queries behind bare Fastify p95 <= ${GOAL}, each endpoint, SQLite and PostgreSQL, 1 and 8 clients`,
       pass: value <= GOAL,
       rounds: ROUNDS,
-      details: { servers: SERVERS, readings: SERVERS * POINTS, alerts: ALERTS, runs_per_round: RUNS, budget_ms_per_round: BUDGET_MS, total_s: round((performance.now() - t0) / 1000, 0), sqlite, postgres },
+      details: { servers: SERVERS, readings: SERVERS * POINTS, alerts: ALERTS, runs_per_round: SAMPLING.runs, budget_ms_per_round: SAMPLING.budgetMs, total_s: round((performance.now() - t0) / 1000, 0), sqlite, postgres },
     };
   },
 };

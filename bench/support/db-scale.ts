@@ -67,12 +67,15 @@ export interface CaseResult {
 }
 
 /**
- * The time of each of `runs` calls of `op` made by `clients` concurrent loops; past `budgetMs`
- * no loop starts another call once MIN_RUNS are done, so a case of hundreds of milliseconds per
- * call is timed over fewer calls than a case of one (whose p95, over a few dozen calls, would be
- * little more than its slowest outlier). Every side of a case gets the same runs and budget.
+ * How many calls each side of a case gets per round, in both scenarios: up to `runs`, and past
+ * `budgetMs` no new one once MIN_RUNS are done, so a case of hundreds of milliseconds per call is
+ * timed over fewer calls than a case of one (whose p95, over a few dozen calls, would be little
+ * more than its slowest outlier). Every side of a case gets the same runs and budget.
  */
+export const SAMPLING = { runs: Number(process.env.BENCH_RUNS ?? 200), budgetMs: Number(process.env.BENCH_BUDGET_MS ?? 1500) };
 const MIN_RUNS = 20;
+
+/** The time of each of `runs` calls of `op` made by `clients` concurrent loops, within `budgetMs` as SAMPLING says. */
 async function timeLoop(op: () => Promise<unknown>, clients: number, runs: number, budgetMs = Infinity): Promise<number[]> {
   const times: number[] = [];
   const until = performance.now() + budgetMs;
@@ -183,8 +186,9 @@ export async function compare(
   return out;
 }
 
-export function worstRatio(results: Record<string, CaseResult>): number {
-  return Math.max(...Object.values(results).map((r) => r.ratio));
+/** The highest `pick` over a record's values (the worst case of a combination). */
+function highest<T>(record: Record<string, T>, pick: (v: T) => number): number {
+  return Math.max(...Object.values(record).map(pick));
 }
 
 export interface Combination {
@@ -206,22 +210,22 @@ export interface Combination {
 export async function compareByClients(
   app: ChildApp,
   cases: Record<string, Case>,
-  opts: { clients: number[]; runs: number; rounds: number; bare: ChildApp; budgetMs: number },
+  opts: { clients: number[]; rounds: number; bare: ChildApp },
 ): Promise<{ worst_ratio: number; by_clients: Record<string, Combination> }> {
   const by: Record<string, Combination> = {};
   for (const clients of opts.clients) {
-    const res = await compare(app, cases, { ...opts, clients });
-    const floor = await floorP95(app, clients, opts.runs, opts.rounds);
+    const res = await compare(app, cases, { ...opts, ...SAMPLING, clients });
+    const floor = await floorP95(app, clients, SAMPLING.runs, opts.rounds);
     const withFloor = Object.fromEntries(Object.entries(res).map(([name, r]) => [name, { ...r, floor_ratio: round(floor / r.in_process_p95_ms, 2) }]));
     by[`${clients} client${clients > 1 ? 's' : ''}`] = {
-      worst_ratio: worstRatio(res),
-      worst_ratio_to_in_process: Math.max(...Object.values(res).map((r) => r.ratio_to_in_process)),
+      worst_ratio: highest(res, (r) => r.ratio),
+      worst_ratio_to_in_process: highest(res, (r) => r.ratio_to_in_process),
       http_floor_p95_ms: floor,
-      floor_worst_ratio: Math.max(...Object.values(withFloor).map((r) => r.floor_ratio)),
+      floor_worst_ratio: highest(withFloor, (r) => r.floor_ratio),
       cases: withFloor,
     };
   }
-  return { worst_ratio: Math.max(...Object.values(by).map((c) => c.worst_ratio)), by_clients: by };
+  return { worst_ratio: highest(by, (c) => c.worst_ratio), by_clients: by };
 }
 
 /**
