@@ -6,8 +6,13 @@
  * once and judged by the same private-target rule as every HTTP channel; nodemailer then connects
  * to that checked address, with the original host as TLS server name (certificate check) and
  * Each message has an HTML part and a plain-text part.
+ *
+ * One send is bounded as a whole by the channel timeout, like an HTTP channel's request: the
+ * connection is cut when it runs out. nodemailer's own timeouts are per stage (connect,
+ * greeting, each command), so a relay answering every command just inside one could hold a send
+ * for many times it — past the delivery lease, after which another worker sends the row again.
  */
-import { isIP } from 'node:net';
+import { isIP, Socket } from 'node:net';
 import { type GuardedRequestError, checkedAddress } from '../http/guarded-request.js';
 import type { ChannelConfig } from './channel-configs.js';
 import { scrubber, type NotifierDeps } from './channel-http.js';
@@ -37,7 +42,15 @@ export function createEmailNotifier(channel: string, config: ChannelConfig<'emai
       }
       // Imported by the first email: most deployments have no email channel, and it costs memory.
       const { default: nodemailer } = await import('nodemailer');
+      // A socket nodemailer connects itself (resolution, TLS, timeouts as usual) but this send
+      // can destroy; under TLS it carries the TLS stream, so cutting it ends the whole session.
+      const socket = new Socket();
+      const deadline = setTimeout(
+        () => socket.destroy(new Error(`no complete answer within ${Math.round(deps.timeoutMs / 1000)} s`)),
+        deps.timeoutMs,
+      );
       const transport = nodemailer.createTransport({
+        socket,
         host: address,
         port: config.port,
         secure: config.security === 'tls',
@@ -63,6 +76,8 @@ export function createEmailNotifier(channel: string, config: ChannelConfig<'emai
         const text = e.response || e.message || e.code || 'sending failed';
         throw new NotifierError(channel, scrub(`SMTP: ${text}`).slice(0, 300), smtpRetryable(e));
       } finally {
+        clearTimeout(deadline);
+        socket.destroy();
         transport.close();
       }
     },

@@ -19,8 +19,8 @@ async function smtp(o: Parameters<typeof startFakeSmtp>[0] = {}): Promise<FakeSm
   return s;
 }
 
-function deps(s: FakeSmtp, o: { allowPrivate?: boolean } = {}): NotifierDeps {
-  return { ...baseDeps({ ...o, timeoutMs: 3000 }), smtpTls: { ca: s.ca } };
+function deps(s: FakeSmtp, o: { allowPrivate?: boolean; timeoutMs?: number } = {}): NotifierDeps {
+  return { ...baseDeps({ timeoutMs: 3000, ...o }), smtpTls: { ca: s.ca } };
 }
 
 const make = (cfg: Record<string, unknown>, d: NotifierDeps) => createNotifier({ id: 3, type: 'email', config: cfg }, d);
@@ -78,6 +78,26 @@ describe('email channel', () => {
     const err = await notifierError(make(s.config, deps(s, { allowPrivate: false })).send(message()));
     expect(err.description).toContain('non-public');
     expect(err.retryable).toBe(false);
+    expect(s.received).toHaveLength(0);
+  });
+
+  it('cuts a relay that answers every command just inside the timeout once the whole send outlasts it (retryable)', async () => {
+    // Each command's answer comes 600 ms late, inside the 1 s timeout nodemailer applies per
+    // stage; four of them (MAIL, two RCPT, DATA) outlast it as a whole.
+    const late = (cb: () => void) => setTimeout(cb, 600);
+    const s = await smtp({
+      allowInsecureAuth: true,
+      authOptional: true,
+      onMailFrom: (_a, _s, cb) => late(() => cb()),
+      onRcptTo: (_a, _s, cb) => late(() => cb()),
+    });
+    const started = Date.now();
+    const err = await notifierError(make({ ...s.config, security: 'none', username: undefined, password: undefined }, deps(s, { timeoutMs: 1000 })).send(message()));
+    expect(Date.now() - started).toBeLessThan(1_800);
+    expect(err.retryable).toBe(true);
+    expect(err.description).toMatch(/within 1 s/);
+    // The relay never got the message: a retry cannot deliver it twice.
+    await new Promise((r) => setTimeout(r, 1_500));
     expect(s.received).toHaveLength(0);
   });
 
