@@ -4,8 +4,8 @@
  * in clear (internal relays only), without even trying STARTTLS, so credentials are never offered
  * to a server that cannot protect them unless the operator chose so. The relay host is resolved
  * once and judged by the same private-target rule as every HTTP channel; nodemailer then connects
- * to that checked address, with the original host as TLS server name (certificate check) and
- * Each message has an HTML part and a plain-text part.
+ * to that checked address, with the original host as TLS server name (certificate check and
+ * SNI). Each message has an HTML part and a plain-text part.
  *
  * One send is bounded as a whole by the channel timeout, like an HTTP channel's request: the
  * connection is cut when it runs out. nodemailer's own timeouts are per stage (connect,

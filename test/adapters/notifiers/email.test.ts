@@ -83,7 +83,7 @@ describe('email channel', () => {
 
   it('cuts a relay that answers every command just inside the timeout once the whole send outlasts it (retryable)', async () => {
     // Each command's answer comes 600 ms late, inside the 1 s timeout nodemailer applies per
-    // stage; four of them (MAIL, two RCPT, DATA) outlast it as a whole.
+    // stage; three of them (MAIL and two RCPT) outlast it as a whole.
     const late = (cb: () => void) => setTimeout(cb, 600);
     const s = await smtp({
       allowInsecureAuth: true,
