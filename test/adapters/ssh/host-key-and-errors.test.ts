@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { utils } from 'ssh2';
+import { ed25519KeyPair } from '../../helpers/ed25519-key.js';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { HostKeyMismatchError, SshConnectionError, SshPool, mapConnectError } from '../../../src/adapters/ssh/index.js';
 import { fingerprintOfLine } from '../../../src/adapters/ssh/host-key.js';
@@ -94,7 +94,7 @@ describe('connection error mapping', () => {
   });
 
   it('maps an unauthorized key to auth_failed', async () => {
-    const other = utils.generateKeyPairSync('ed25519');
+    const other = ed25519KeyPair();
     const t = { ...targetFor(sshd, 'key'), auth: { type: 'key' as const, privateKey: other.private } };
     const err = await failure(newPool().exec(t, 'true'));
     expect(err.kind).toBe('auth_failed');
