@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ed25519KeyPair } from '../../helpers/ed25519-key.js';
+import { generateKey } from '../../modules/ssh-key-presets/keygen.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   buildRsyncArgv, parseRsyncStats, prepareRsyncSsh, runRsync, type RsyncSsh,
@@ -160,7 +160,7 @@ describe('rsync over OpenSSH', () => {
   });
 
   it('ssh itself rejects the server when known_hosts holds another key', async () => {
-    const other = ed25519KeyPair().public;
+    const other = generateKey('ed25519').publicKey;
     const t = { ...targetFor(sshd, 'key'), hostKeyFingerprint: null };
     const ssh = await prepareRsyncSsh(t, { hostPublicKey: other });
     try {

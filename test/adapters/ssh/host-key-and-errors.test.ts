@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { ed25519KeyPair } from '../../helpers/ed25519-key.js';
+import { generateKey } from '../../modules/ssh-key-presets/keygen.js';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { HostKeyMismatchError, SshConnectionError, SshPool, mapConnectError } from '../../../src/adapters/ssh/index.js';
 import { fingerprintOfLine } from '../../../src/adapters/ssh/host-key.js';
@@ -94,8 +94,8 @@ describe('connection error mapping', () => {
   });
 
   it('maps an unauthorized key to auth_failed', async () => {
-    const other = ed25519KeyPair();
-    const t = { ...targetFor(sshd, 'key'), auth: { type: 'key' as const, privateKey: other.private } };
+    const other = generateKey('ed25519');
+    const t = { ...targetFor(sshd, 'key'), auth: { type: 'key' as const, privateKey: other.privateKey } };
     const err = await failure(newPool().exec(t, 'true'));
     expect(err.kind).toBe('auth_failed');
     expect(err.message).not.toContain('PRIVATE KEY');

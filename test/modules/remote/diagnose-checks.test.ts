@@ -2,7 +2,7 @@
  * `with_checks` on POST /api/sync/diagnose: the five verdicts (reachability, auth, disk, path,
  * rsync) with advice, against the real sshd; and the spec's answer unchanged without it.
  */
-import { ed25519KeyPair } from '../../helpers/ed25519-key.js';
+import { generateKey } from '../ssh-key-presets/keygen.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnoseService } from '../../../src/modules/remote/diagnose.service.js';
 import type { RemoteDeps } from '../../../src/modules/remote/remote-deps.js';
@@ -53,8 +53,8 @@ describe.each(dbKinds())('POST /api/sync/diagnose with_checks on %s', (db) => {
   });
 
   it('a key the server does not accept: reachability ok, auth failed with check_credentials', async () => {
-    const other = ed25519KeyPair();
-    const id = await r.createServer({ name: 'stranger-key', private_key: other.private });
+    const other = generateKey('ed25519');
+    const id = await r.createServer({ name: 'stranger-key', private_key: other.privateKey });
     const body = (await r.post('/api/sync/diagnose', { server_id: id, with_checks: true })).json();
     expect(statuses(body.checks)).toMatchObject({ reachability: 'ok', auth: 'failed', disk: 'skipped' });
     expect(body.checks[1].advice).toBe('check_credentials');
