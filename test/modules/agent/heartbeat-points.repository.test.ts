@@ -29,9 +29,20 @@ describe.each(dbKinds())('heartbeat points repository on %s', (kind) => {
     expect(await count()).toBe(1_200);
 
     const bad = points(1_200);
-    bad[1_150] = { ...bad[1_150], cpu: null as unknown as number }; // NOT NULL: the third chunk fails
+    // NOT NULL; the batch is written in server order, so the highest server's row is in the last chunk.
+    bad[1_150] = { ...bad[1_150], server_id: 99, cpu: null as unknown as number };
     await expect(repo.insert(bad)).rejects.toThrow();
     expect(await count()).toBe(1_200);
+  });
+
+  it('writes a batch in server order, the readings of each server in the order they came', async () => {
+    const h = await freshDb(kind, cleanups);
+    await migrateToLatest(h.db);
+    const repo = new HeartbeatPointsRepository(h.db);
+    const sent = [[3, 1], [1, 2], [3, 3], [2, 4], [1, 5], [3, 6], [1, 7]].map(([server, cpu]) => ({ ...points(1)[0], server_id: server, cpu }));
+    await repo.insert(sent);
+    const rows = await sql<{ server_id: number; cpu: number }>`SELECT server_id, cpu FROM agent_heartbeats ORDER BY id`.execute(h.db);
+    expect(rows.rows.map((r) => [Number(r.server_id), Number(r.cpu)])).toEqual([[1, 2], [1, 5], [1, 7], [2, 4], [3, 1], [3, 3], [3, 6]]);
   });
 
   it('binds every value to its own column, for each statement size', async () => {
