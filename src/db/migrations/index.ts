@@ -26,6 +26,7 @@ import * as m0025 from './20261127T0102-notification-outbox.js';
 import * as m0026 from './20261127T0103-scale-indexes.js';
 import * as m0027 from './20261127T1801-alert-latest.js';
 import * as m0028 from './20261128T0301-agent-latest-reading.js';
+import * as m0029 from './20261128T1701-agent-heartbeats-prune-by-id.js';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001-platform': m0001,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T0103-scale-indexes': m0026,
   '20261127T1801-alert-latest': m0027,
   '20261128T0301-agent-latest-reading': m0028,
+  '20261128T1701-agent-heartbeats-prune-by-id': m0029,
 };

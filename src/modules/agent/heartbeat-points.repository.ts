@@ -169,10 +169,31 @@ export class HeartbeatPointsRepository {
     return text;
   }
 
-  async pruneBefore(at: string): Promise<void> {
+  /**
+   * Deletes the readings older than `cutoff`, found in id order: there is no index on the time
+   * alone (every insert would pay for it). Readings get their ids in the order they are written,
+   * and their time is the service's clock when they came, so everything below the first id stamped
+   * within [cutoff, notAfter] is older than the cut. What is out of that order (a batch is written
+   * in server order, a failed one a second later) stays until a later pruning passes it, a minute
+   * or two. A reading stamped after `notAfter` was written while the clock ran ahead; it does not
+   * hold the cut back (the table would grow for as long as the clock was wrong), it goes with the
+   * old ones; so does a server's newest reading stamped after it (it would stand for the server's
+   * newest until the clock caught up: a newer one never replaces it).
+   */
+  async pruneBefore(cutoff: string, notAfter: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('agent_heartbeats').where('at', '<', at).execute();
-      await trx.deleteFrom('agent_latest_reading').where('at', '<', at).execute();
+      const first = await trx
+        .selectFrom('agent_heartbeats')
+        .select('id')
+        .where('at', '>=', cutoff)
+        .where('at', '<=', notAfter)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      const old = trx.deleteFrom('agent_heartbeats');
+      await (first ? old.where('id', '<', first.id) : old).execute();
+      // One row per server, read whole: no index needed to find the old and the ahead ones.
+      await trx.deleteFrom('agent_latest_reading').where((eb) => eb.or([eb('at', '<', cutoff), eb('at', '>', notAfter)])).execute();
     });
   }
 

@@ -58,7 +58,8 @@ export class HeartbeatPoints {
       const now = this.now();
       if (now - this.lastPrune >= PRUNE_MS) {
         this.lastPrune = now;
-        await this.repo.pruneBefore(new Date(now - RETENTION_MS).toISOString());
+        // A reading stamped more than a pruning interval ahead came from a clock that ran ahead.
+        await this.repo.pruneBefore(new Date(now - RETENTION_MS).toISOString(), new Date(now + PRUNE_MS).toISOString());
       }
     } catch (err) {
       // Points of a server deleted meanwhile are not an error worth keeping them for.

@@ -95,9 +95,9 @@ describe.each(dbKinds())('heartbeat points repository on %s', (kind) => {
     expect((await newest()).get(101)).toEqual(point(101, 7, 70));
 
     // Pruning drops a server's newest reading with its readings once it is older than the cut.
-    await repo.pruneBefore('2026-03-10T04:00:06.000Z');
+    await repo.pruneBefore('2026-03-10T04:00:06.000Z', '2026-03-10T04:01:00.000Z');
     expect([...(await newest()).keys()].sort((x, y) => x - y)).toEqual([101, ...ids].sort((x, y) => x - y));
-    await repo.pruneBefore('2026-03-10T04:00:08.500Z');
+    await repo.pruneBefore('2026-03-10T04:00:08.500Z', '2026-03-10T04:01:00.000Z');
     expect([...(await newest()).keys()]).toEqual([ids[1]]);
   });
 });

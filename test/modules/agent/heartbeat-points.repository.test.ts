@@ -45,6 +45,41 @@ describe.each(dbKinds())('heartbeat points repository on %s', (kind) => {
     expect(rows.rows.map((r) => [Number(r.server_id), Number(r.cpu)])).toEqual([[1, 2], [1, 5], [1, 7], [2, 4], [3, 1], [3, 3], [3, 6]]);
   });
 
+  it('prunes in id order: what is older than the cut and below the first reading within the window, a clock that ran ahead included', async () => {
+    const h = await freshDb(kind, cleanups);
+    await migrateToLatest(h.db);
+    const repo = new HeartbeatPointsRepository(h.db);
+    const at = (hms: string) => `2026-01-01T${hms}.000Z`;
+    const reading = (server_id: number, when: string, cpu: number): PointRow => ({ ...points(1)[0], server_id, at: when, cpu });
+    // One batch each, so the ids follow this order.
+    for (const p of [
+      reading(1, at('00:00:00'), 1), // old
+      reading(2, '2026-01-02T00:00:00.000Z', 2), // stamped a day ahead: the clock ran ahead
+      reading(1, at('00:10:00'), 3),
+      reading(2, at('00:00:30'), 4), // old, but written after a newer one (a retried batch)
+      reading(3, at('00:20:00'), 5),
+    ]) await repo.insert([p]);
+    const left = async () => (await sql<{ cpu: number }>`SELECT cpu FROM agent_heartbeats ORDER BY id`.execute(h.db)).rows.map((r) => Number(r.cpu));
+
+    await repo.pruneBefore(at('00:05:00'), at('00:30:00'));
+    expect(await left()).toEqual([3, 4, 5]);
+    // Server 2's newest was the one stamped ahead (an older one never replaces it): gone with it.
+    expect((await repo.newest()).map((p) => [p.server_id, p.cpu]).sort()).toEqual([[1, 3], [3, 5]]);
+    await repo.pruneBefore(at('00:15:00'), at('00:45:00'));
+    expect(await left()).toEqual([5]);
+    // Nothing within the window: every reading goes, and each server's newest with them.
+    await repo.pruneBefore(at('01:00:00'), at('01:30:00'));
+    expect(await left()).toEqual([]);
+    expect(await repo.newest()).toEqual([]);
+
+    // No index on the time alone: every reading would pay for one more B-tree insert.
+    const indexes = kind === 'sqlite'
+      ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'agent_heartbeats'`.execute(h.db)
+      : await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'agent_heartbeats'`.execute(h.db);
+    expect(indexes.rows.map((r) => r.name)).toContain('agent_heartbeats_server');
+    expect(indexes.rows.map((r) => r.name)).not.toContain('agent_heartbeats_at');
+  });
+
   it('binds every value to its own column, for each statement size', async () => {
     const h = await freshDb(kind, cleanups);
     await migrateToLatest(h.db);
