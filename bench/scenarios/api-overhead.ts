@@ -9,6 +9,7 @@
 import autocannon from 'autocannon';
 import { median, round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp, type ChildApp } from '../support/child-app.js';
+import { pinningNote } from '../support/cpu-pin.js';
 import { loadChild, profiledRun, summarizeRounds, type Loaded, type Side } from '../support/peer-rounds.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -100,6 +101,7 @@ export const scenario: Scenario = {
         duration_s: DURATION_S,
         connections: CONNECTIONS,
         setup: 'each server alone in a child process (tsx), autocannon in the parent; product: production logging (info, to /dev/null), SQLite + memory cache',
+        pinned: pinningNote(),
         baseline_is: `bare Fastify 5 GET route answering the same admin-shaped JSON, logger off (Fastify's default)`,
       },
     };

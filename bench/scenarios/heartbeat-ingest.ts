@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import { median, round, runIfMain, type Scenario } from '../lib.js';
 import { startChildApp, type ChildApp } from '../support/child-app.js';
+import { pinningNote } from '../support/cpu-pin.js';
 import { loadChild, profiledRun, summarizeRounds, type Loaded, type Side } from '../support/peer-rounds.js';
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 2000);
@@ -160,6 +161,7 @@ export const scenario: Scenario = {
         connections: CONNECTIONS,
         duration_s: DURATION_S,
         setup: 'each server alone in a child process (tsx), autocannon in the parent; product: production logging (info, to /dev/null), SQLite + memory cache',
+        pinned: pinningNote(),
         baseline_is: 'bare Fastify 5 POST route (JSON body parsed, { ok: true }), logger off (Fastify default), same load and tokens',
         rps_goal_met: round(s.value, 0) >= GOAL_RPS,
       },

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { median, round } from '../lib.js';
 import type { ChildApp } from './child-app.js';
+import { pinnedApart } from './cpu-pin.js';
 import { costPerRequest, readProfile } from './hook-profile.js';
 
 export interface Side {
@@ -28,13 +29,17 @@ export interface Loaded extends Side {
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** One measured load against `child`; fails on any non-2xx answer or socket error. */
+/**
+ * One measured load against `child`, the child and this process on CPUs of their own (see
+ * cpu-pin.ts); fails on any non-2xx answer or socket error.
+ */
 export async function loadChild(child: ChildApp, load: () => Promise<autocannon.Result>): Promise<Loaded> {
-  const cpu0 = child.cpuMs();
-  const fromUs = nowUs();
-  const result = await load();
-  const toUs = nowUs();
-  const cpu1 = child.cpuMs();
+  const { result, cpu0, cpu1, fromUs, toUs } = await pinnedApart(child.child.pid!, async () => {
+    const cpu0 = child.cpuMs();
+    const fromUs = nowUs();
+    const result = await load();
+    return { result, cpu0, fromUs, toUs: nowUs(), cpu1: child.cpuMs() };
+  });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return {
     result,
