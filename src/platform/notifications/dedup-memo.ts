@@ -7,6 +7,8 @@
  */
 export class DedupMemo {
   private readonly at = new Map<string, number>();
+  /** Keys a call of this process is queuing right now (read to write), and when it is done. */
+  private readonly queuing = new Map<string, Promise<void>>();
 
   constructor(private readonly max = 10_000) {}
 
@@ -27,5 +29,26 @@ export class DedupMemo {
       if (this.at.size <= this.max) break;
       this.at.delete(k);
     }
+  }
+
+  /**
+   * Waits until no other call of this process is queuing any of `keys`, then holds them until the
+   * returned release is called. Without it two notices of one key (an alert flapping faster than
+   * the outbox is read and written) both read "not queued yet" and both queue a row; held, the
+   * second reads after the first has written (or failed, and then it queues its own).
+   */
+  async hold(keys: readonly string[]): Promise<() => void> {
+    for (;;) {
+      const busy = keys.map((k) => this.queuing.get(k)).filter((p) => p !== undefined);
+      if (busy.length === 0) break;
+      await Promise.all(busy);
+    }
+    let done!: () => void;
+    const held = new Promise<void>((resolve) => (done = resolve));
+    for (const k of keys) this.queuing.set(k, held);
+    return () => {
+      for (const k of keys) if (this.queuing.get(k) === held) this.queuing.delete(k);
+      done();
+    };
   }
 }

@@ -159,17 +159,22 @@ export class NotificationService {
       }));
       const keys = rows.map((r) => r.dedup_key).filter((k): k is string => !!k);
       const sinceMs = nowMs - (this.d.dedupWindowMs ?? DEDUP_WINDOW_MS);
-      // Every destination already had this alert from here inside the window: nothing to read.
-      const seen = this.dedup.allSeen(keys, sinceMs) ? new Set(keys) : await this.d.outbox.recentDedupKeys(keys, new Date(sinceMs).toISOString());
-      rows = rows.filter((r) => !r.dedup_key || !seen.has(r.dedup_key));
-      if (rows.length === 0) {
-        this.d.metrics?.notification(label, 'skipped');
-        return 0;
+      const release = await this.dedup.hold(keys);
+      try {
+        // Every destination already had this alert from here inside the window: nothing to read.
+        const seen = this.dedup.allSeen(keys, sinceMs) ? new Set(keys) : await this.d.outbox.recentDedupKeys(keys, new Date(sinceMs).toISOString());
+        rows = rows.filter((r) => !r.dedup_key || !seen.has(r.dedup_key));
+        if (rows.length === 0) {
+          this.d.metrics?.notification(label, 'skipped');
+          return 0;
+        }
+        message = this.render(e);
+        const payload = JSON.stringify(message);
+        await this.d.outbox.enqueue(rows.map((r) => ({ ...r, payload })));
+        this.dedup.remember(rows.map((r) => r.dedup_key).filter((k): k is string => !!k), nowMs, sinceMs);
+      } finally {
+        release();
       }
-      message = this.render(e);
-      const payload = JSON.stringify(message);
-      await this.d.outbox.enqueue(rows.map((r) => ({ ...r, payload })));
-      this.dedup.remember(rows.map((r) => r.dedup_key).filter((k): k is string => !!k), nowMs, sinceMs);
       this.d.metrics?.notification(label, 'sent');
       if (this.deliveringHere) this.delivery.wake(rows.map((r) => r.destination));
       return rows.length;

@@ -1,4 +1,7 @@
-/** The in-process memo of queued dedup keys: only answers "seen" for its own keys inside the window, and stays bounded. */
+/**
+ * The in-process memo of queued dedup keys: only answers "seen" for its own keys inside the window,
+ * stays bounded, and lets one call at a time queue a key.
+ */
 import { describe, expect, it } from 'vitest';
 import { DedupMemo } from '../../../src/platform/notifications/dedup-memo.js';
 
@@ -22,5 +25,37 @@ describe('DedupMemo', () => {
     m.remember(['z'], 30, 0);
     expect(m.allSeen(['x'], 0)).toBe(false);
     expect(m.allSeen(['y', 'z'], 0)).toBe(true);
+  });
+
+  it('holds a key for one caller at a time; others wait for its release, callers of other keys do not', async () => {
+    const m = new DedupMemo();
+    const order: string[] = [];
+    const first = await m.hold(['a', 'b']);
+    const second = m.hold(['b']).then((release) => {
+      order.push('second');
+      return release;
+    });
+    const other = m.hold(['c']).then((release) => {
+      order.push('other');
+      return release;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['other']);
+    first();
+    const releaseSecond = await second;
+    expect(order).toEqual(['other', 'second']);
+    // A third waiter of the same key waits for the second, never runs beside it.
+    let third = false;
+    const thirdHeld = m.hold(['b']).then((release) => {
+      third = true;
+      return release;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(third).toBe(false);
+    releaseSecond();
+    (await thirdHeld)();
+    (await other)();
+    expect(third).toBe(true);
+    (await m.hold([]))();
   });
 });

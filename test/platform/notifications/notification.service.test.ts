@@ -157,4 +157,21 @@ describe.each(dbKinds())('NotificationService on %s', (db) => {
     expect(sent().some((m) => String(m.body.text).includes('db-down'))).toBe(false);
     expect(lines.join('\n')).toMatch(/could not be queued/);
   });
+
+  it('a notice waiting behind one of the same alert whose write failed queues its own row', async () => {
+    await c().settings.set('messenger_chat_id', '-42');
+    const outbox = new OutboxRepository(c().db);
+    const enqueue = outbox.enqueue.bind(outbox);
+    let failNext = true;
+    outbox.enqueue = async (rows) => {
+      if (!failNext) return enqueue(rows);
+      failNext = false;
+      throw new Error('connection refused');
+    };
+    const svc = new NotificationService({ settings: c().settings, secrets: secrets(), apiBase: bot.url, log: recordingLogger([]), outbox, owner: 'x' });
+    const alert: NotificationEvent = { kind: 'alert_cpu', server: { id: 71, name: 'flapping', tags: [] }, value: 99, threshold: 80 };
+    expect(await Promise.all([svc.notify(alert), svc.notify(alert)])).toEqual([0, 1]);
+    const queued = await c().db.selectFrom('notification_outbox').select('dedup_key').where('dedup_key', 'like', 'alert_cpu:71:%').execute();
+    expect(queued).toHaveLength(1);
+  });
 });

@@ -124,6 +124,13 @@ describe.each(dbKinds())('notification outbox on %s', (db) => {
     expect(received(1)).toHaveLength(4);
   });
 
+  it('notices of one alert raised at the same moment queue one row: the second reads after the first has written', async () => {
+    const svc = service([hook(1, ['alert_cpu'])]);
+    const queued = await Promise.all([svc.notify(cpu(40)), svc.notify(cpu(40)), svc.notify(cpu(41)), svc.notify(cpu(40))]);
+    expect([...queued].sort()).toEqual([0, 0, 1, 1]);
+    expect((await rows()).map((r) => r.dedup_key).sort()).toEqual(['alert_cpu:40:channel:1', 'alert_cpu:41:channel:1']);
+  });
+
   it('the rate limit per channel defers the excess, never drops it', async () => {
     const svc = service([hook(1, ['alert_cpu']), hook(2, ['alert_cpu'])], t, { ratePerMinute: 3 });
     for (let i = 0; i < 5; i++) await svc.notify(cpu(40 + i));
