@@ -6,8 +6,9 @@
  * avoids. Only the service's own code and those ES-module packages go into the bundle; every other
  * package (native ones above all) stays an import of node_modules, resolved at run time as
  * before. Dynamic imports stay dynamic (separate chunks loaded on first use), so what loads
- * lazily still does: the primary of WORKERS>1 never loads the app. The stat helper thread is a
- * second entry point, beside the chunk that starts it, as it is in dist/src. Plain JavaScript
+ * lazily still does: the primary of WORKERS>1 never loads the app. The stat helper thread and the
+ * spawn helper process are entry points of their own, beside the chunk that starts them, as they
+ * are in dist/src (each is found by its file name next to that chunk). Plain JavaScript
  * run by plain node, like build-if-stale.mjs, which runs it.
  */
 import fs from 'node:fs';
@@ -27,7 +28,11 @@ export async function bundleServer(root = ROOT) {
   fs.rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { server: 'dist/src/server.js', 'stat-thread': 'dist/src/adapters/fs/stat-thread.js' },
+    entryPoints: {
+      server: 'dist/src/server.js',
+      'stat-thread': 'dist/src/adapters/fs/stat-thread.js',
+      'spawn-helper-main': 'dist/src/adapters/rsync/spawn-helper-main.js',
+    },
     outdir,
     bundle: true,
     splitting: true,

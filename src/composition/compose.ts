@@ -5,7 +5,7 @@
  * recovery and the background loops where background work is owned (see `ProcessRole`).
  * Nothing outside `src/app.ts` and `src/server.ts` imports this file.
  */
-import { RsyncRunner } from '../adapters/rsync/index.js';
+import { RsyncRunner, SpawnHelper } from '../adapters/rsync/index.js';
 import type { AppConfig } from '../config/config.js';
 import { InitialPasswordFile } from '../config/initial-password.js';
 import type { Logger } from '../core/logger.js';
@@ -106,8 +106,10 @@ async function buildServices(config: AppConfig, log: Logger, role: ProcessRole, 
   });
   const remote = createRemoteModule({ servers: servers.servers, ssh, audit, staging: staging.paths, uploadMaxBytes: config.uploadMaxBytes });
 
+  const spawner = new SpawnHelper();
+  closers.push(() => spawner.close());
   const runner = new RsyncRunner({
-    hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log, stallTimeoutSec: config.sshStallTimeoutS,
+    hostKeys: ssh, pinHostKey: (id, fp) => servers.servers.pinHostKey(id, fp), log, stallTimeoutSec: config.sshStallTimeoutS, spawner,
   });
   const claims = createTargetClaims(db, owner);
   const fleet = { servers: servers.servers, staging: staging.paths, runner, cache, audit, log, owner, db, claims, metrics };

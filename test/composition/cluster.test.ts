@@ -145,9 +145,17 @@ describe.runIf(CLUSTER)('WORKERS=2 on PostgreSQL + Redis', () => {
 
       // tsx runs the service's node process (the primary) as its child; workers are the primary's.
       const [primary] = childPids(p.child.pid!);
-      // The worker running the push is the parent of the rsync that reads this batch's source.
-      const rsync = await until(async () => pidsWithArg(src).find((pid) => childPids(primary).includes(parentPid(pid))), 20_000, 50);
-      const worker = parentPid(rsync);
+      // The worker running the push is the parent of the spawn helper that started the rsync
+      // reading this batch's source.
+      const workerOf = (pid: number) => {
+        try {
+          return childPids(primary).find((w) => w === parentPid(parentPid(pid)));
+        } catch {
+          return undefined; // ended meanwhile
+        }
+      };
+      const rsync = await until(async () => pidsWithArg(src).find((pid) => workerOf(pid) !== undefined), 20_000, 50);
+      const worker = workerOf(rsync)!;
       process.kill(worker, 'SIGKILL');
       const killedAt = Date.now();
       try {

@@ -6,3 +6,4 @@ export { runRsync, rsyncCommand, type RunRsyncOptions, type RsyncResult } from '
 export { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
 export { RsyncRunner, runnerArgv, type RsyncJob, type RsyncOutcome, type RsyncRunnerDeps } from './rsync-runner.js';
 export { parseProgressLine, lastProgress, type RsyncProgress } from './rsync-progress.js';
+export { SpawnHelper } from './spawn-helper.js';

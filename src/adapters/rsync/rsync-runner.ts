@@ -7,6 +7,7 @@ import type { RsyncStats } from './rsync-stats.js';
 import path from 'node:path';
 import { buildRsyncArgv, prepareRsyncSsh } from './rsync-transport.js';
 import { runRsync } from './run-rsync.js';
+import type { SpawnHelper } from './spawn-helper.js';
 import { remoteRsyncPath } from './remote-rsync.js';
 import type { HostKeyInfo, SshTarget } from '../ssh/types.js';
 import { isClientSafe } from '../../core/errors.js';
@@ -48,6 +49,8 @@ export interface RsyncRunnerDeps {
    * both ends: the local rsync and ssh exit, and so does the rsync on the server. Default 45.
    */
   stallTimeoutSec?: number;
+  /** Starts rsync from a small helper process, off the service's event loop (see spawn-helper.ts). */
+  spawner?: SpawnHelper;
 }
 
 const ERROR_MAX = 600;
@@ -114,7 +117,7 @@ export class RsyncRunner {
         ? { file: path.join(ssh.dir, 'stdout'), onProgress: job.onProgress, intervalMs: job.progressIntervalMs }
         : undefined;
       const argv = runnerArgv(job, target, ssh.sshCommand, this.stallTimeoutSec, progress !== undefined);
-      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs, progress });
+      const r = await runRsync(argv, ssh.env, { signal: job.signal, timeoutMs: job.timeoutMs, progress, spawner: this.d.spawner });
       if (r.exitCode === 0) return { ok: true, stats: r.stats, stdout: r.stdout, error: null, durationMs: elapsed() };
       this.forget(target);
       let error: string;

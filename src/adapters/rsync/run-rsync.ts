@@ -13,6 +13,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { followProgress, type RsyncProgress } from './rsync-progress.js';
 import { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
 import { TailBuffer } from '../ssh/tail-buffer.js';
+import type { SpawnHelper } from './spawn-helper.js';
 
 export interface RunRsyncOptions {
   signal?: AbortSignal;
@@ -29,6 +30,8 @@ export interface RunRsyncOptions {
    * per file transferred.
    */
   progress?: { file: string; onProgress: (p: RsyncProgress) => void; intervalMs?: number };
+  /** Starts rsync outside this process (see spawn-helper.ts); without one, or if it has no helper, rsync is spawned here. */
+  spawner?: SpawnHelper;
 }
 
 export interface RsyncResult {
@@ -51,11 +54,10 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
     // Own process group, so a kill reaches the ssh child too. stdin 'ignore': ssh must not
     // prompt on a terminal; the askpass program answers instead.
     const [cmd, args] = await rsyncCommand(argv);
-    const child = spawn(cmd, args, {
-      env: { ...process.env, ...env, LC_ALL: 'C' },
-      stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'],
-      detached: true,
-    });
+    const fullEnv = { ...process.env, ...env, LC_ALL: 'C' };
+    const child: RsyncChild =
+      opts.spawner?.spawn(cmd, args, fullEnv, opts.progress?.file ?? null) ??
+      spawn(cmd, args, { env: fullEnv, stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'], detached: true });
     const piped = child.stdout ? new TailBuffer(maxStdout) : null;
     child.stdout?.on('data', (d: Buffer) => piped?.push(d));
     const follower = file && opts.progress ? followProgress(file, opts.progress.intervalMs ?? 500, opts.progress.onProgress) : null;
@@ -104,7 +106,19 @@ export function parentDeathWrapper(now = Date.now()): Promise<boolean> {
 
 type Ended = Omit<RsyncResult, 'stdout' | 'stats'>;
 
-function waitFor(child: ReturnType<typeof spawn>, opts: RunRsyncOptions): Promise<Ended> {
+/** What runRsync needs of the started rsync: a ChildProcess, or the helper's stand-in for one. */
+interface RsyncChild {
+  pid?: number | undefined;
+  exitCode: number | null;
+  signalCode: NodeJS.Signals | null;
+  stdout: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null;
+  stderr: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null;
+  kill(signal: NodeJS.Signals): boolean;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+  once(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+}
+
+function waitFor(child: RsyncChild, opts: RunRsyncOptions): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const stderr = new TailBuffer(64 * 1024);
     child.stderr!.on('data', (d: Buffer) => stderr.push(d));
