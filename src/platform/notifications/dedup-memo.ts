@@ -3,7 +3,8 @@
  * threshold) is recognised without reading the outbox again. It only ever answers "seen" for a key
  * whose row this process wrote inside the window; rows are pruned after days, not minutes, so the
  * outbox would answer the same. Anything else (a key from another process, an expired entry) is
- * left to the outbox read. Bounded: expired entries go first, then the oldest.
+ * left to the outbox read. Bounded: expired entries go first, then the oldest. It also lets one
+ * call at a time check and queue a key (`hold`).
  */
 export class DedupMemo {
   private readonly at = new Map<string, number>();
