@@ -13,7 +13,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { followProgress, type RsyncProgress } from './rsync-progress.js';
 import { parseRsyncStats, type RsyncStats } from './rsync-stats.js';
 import { TailBuffer } from '../ssh/tail-buffer.js';
-import type { SpawnHelper } from './spawn-helper.js';
+import type { SpawnedChild, SpawnHelper } from './spawn-helper.js';
 
 export interface RunRsyncOptions {
   signal?: AbortSignal;
@@ -55,7 +55,7 @@ export async function runRsync(argv: string[], env: NodeJS.ProcessEnv, opts: Run
     // prompt on a terminal; the askpass program answers instead.
     const [cmd, args] = await rsyncCommand(argv);
     const fullEnv = { ...process.env, ...env, LC_ALL: 'C' };
-    const child: RsyncChild =
+    const child: SpawnedChild =
       opts.spawner?.spawn(cmd, args, fullEnv, opts.progress?.file ?? null) ??
       spawn(cmd, args, { env: fullEnv, stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'], detached: true });
     const piped = child.stdout ? new TailBuffer(maxStdout) : null;
@@ -106,19 +106,7 @@ export function parentDeathWrapper(now = Date.now()): Promise<boolean> {
 
 type Ended = Omit<RsyncResult, 'stdout' | 'stats'>;
 
-/** What runRsync needs of the started rsync: a ChildProcess, or the helper's stand-in for one. */
-interface RsyncChild {
-  pid?: number | undefined;
-  exitCode: number | null;
-  signalCode: NodeJS.Signals | null;
-  stdout: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null;
-  stderr: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null;
-  kill(signal: NodeJS.Signals): boolean;
-  once(event: 'error', listener: (err: Error) => void): unknown;
-  once(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-}
-
-function waitFor(child: RsyncChild, opts: RunRsyncOptions): Promise<Ended> {
+function waitFor(child: SpawnedChild, opts: RunRsyncOptions): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const stderr = new TailBuffer(64 * 1024);
     child.stderr!.on('data', (d: Buffer) => stderr.push(d));

@@ -21,28 +21,28 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const IDLE_EXIT_MS = 60_000;
 
 /**
- * A child's output as the helper relays it: 'data' events, each emitted as its message arrives, so
- * everything the child wrote has been emitted before its 'close' (a stream would defer some).
+ * What a caller needs of a started program: a ChildProcess has it, and so has the helper's
+ * stand-in for one, whose output arrives as 'data' events, each emitted as its message arrives,
+ * so everything the program wrote has been emitted before its 'close' (a stream would defer some).
  */
-export type OutputEvents = EventEmitter;
-
-/** The part of a ChildProcess that runRsync uses, for a program the helper started. */
-export interface HelperChild extends EventEmitter {
-  pid: number | undefined;
-  stdout: OutputEvents | null;
-  stderr: OutputEvents;
+export interface SpawnedChild {
+  pid?: number | undefined;
   exitCode: number | null;
   signalCode: NodeJS.Signals | null;
+  stdout: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null;
+  stderr: { on(event: 'data', listener: (d: Buffer) => void): unknown } | null;
   kill(signal: NodeJS.Signals): boolean;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+  once(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
 }
 
 /** Structured clone may hand a Buffer over as a plain Uint8Array. */
 const asBuffer = (d: Uint8Array): Buffer => (Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength));
 
-class RemoteChild extends EventEmitter implements HelperChild {
+class RemoteChild extends EventEmitter implements SpawnedChild {
   pid: number | undefined = undefined;
-  readonly stdout: OutputEvents | null;
-  readonly stderr: OutputEvents = new EventEmitter();
+  readonly stdout: EventEmitter | null;
+  readonly stderr = new EventEmitter();
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
   private ended = false;
@@ -74,28 +74,28 @@ class RemoteChild extends EventEmitter implements HelperChild {
     if (e.type === 'started') {
       this.pid = e.pid;
       if (this.pendingSignal) this.kill(this.pendingSignal);
-    }
-    else if (e.type === 'stdout') this.stdout?.emit('data', asBuffer(e.data));
+    } else if (e.type === 'stdout') this.stdout?.emit('data', asBuffer(e.data));
     else if (e.type === 'stderr') this.stderr.emit('data', asBuffer(e.data));
-    else if (e.type === 'failed') this.finish(() => this.emit('error', new Error(e.message)));
-    else if (e.type === 'close') this.finish(() => this.close(e.code, e.signal));
+    else if (e.type === 'failed') this.fail(e.message);
+    else if (e.type === 'close') this.close(e.code, e.signal);
   }
 
   /** The helper died under this run: its child got SIGTERM through setpriv, or is orphaned. */
   lost(): void {
-    if (this.pid === undefined) this.finish(() => this.emit('error', new Error('the spawn helper exited')));
-    else this.finish(() => this.close(null, 'SIGTERM'));
+    if (this.pid === undefined) this.fail('the spawn helper exited');
+    else this.close(null, 'SIGTERM');
+  }
+
+  private fail(message: string): void {
+    this.ended = true;
+    this.emit('error', new Error(message));
   }
 
   private close(code: number | null, signal: NodeJS.Signals | null): void {
+    this.ended = true;
     this.exitCode = code;
     this.signalCode = signal;
     this.emit('close', code, signal);
-  }
-
-  private finish(then: () => void): void {
-    this.ended = true;
-    then();
   }
 }
 
@@ -110,7 +110,7 @@ export class SpawnHelper {
    * to `stdoutPath` (an existing file, appended to) or comes back on `stdout`. Null when no helper
    * can be started here: the caller spawns itself.
    */
-  spawn(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdoutPath: string | null): HelperChild | null {
+  spawn(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdoutPath: string | null): SpawnedChild | null {
     const helper = this.ensure();
     if (!helper) return null;
     const id = this.nextId++;

@@ -11,6 +11,8 @@ import { until } from '../../modules/push/push-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-run-rsync-'));
 const helper = new SpawnHelper();
+/** A path in the scratch dir, its name prefixed by the test group that uses it. */
+const under = (group: string, name: string) => path.join(dir, `${group.replace(/ /g, '-')}-${name}`);
 afterAll(() => {
   helper.close();
   for (const pid of pidsWithArg(dir)) process.kill(pid, 'SIGKILL');
@@ -22,7 +24,7 @@ describe.each([
   ['spawned here', undefined],
   ['spawned by the helper', helper],
 ] as const)('runRsync, %s', (how, spawner) => {
-  const sub = (name: string) => path.join(dir, `${how.replace(/ /g, '-')}-${name}`);
+  const sub = (name: string) => under(how, name);
 
   it('copies, and answers with the exit code and the stats', async () => {
     fs.writeFileSync(path.join(dir, 'small.txt'), 'hello');
@@ -97,6 +99,7 @@ describe.each([
 describe('the spawn helper', () => {
   it('a helper that dies fails the runs it had as killed; the next run starts a new helper', async () => {
     const own = new SpawnHelper();
+    const sub2 = (name: string) => under('helper', name);
     try {
       const src = sub2('helper-death-src.bin');
       fs.writeFileSync(src, Buffer.alloc(2 * 1024 * 1024));
@@ -116,7 +119,3 @@ describe('the spawn helper', () => {
     }
   });
 });
-
-function sub2(name: string): string {
-  return path.join(dir, `helper-${name}`);
-}
